@@ -1,0 +1,84 @@
+/* data.c - mlsysim DataModel (engine/solvers/data.py; same numerics at
+ * commit 1c1141d9): is the storage / host-link supply enough for the rate
+ * at which the workload consumes data? */
+#include "core/data.h"
+
+#include <math.h>
+
+#include "core/solver.h"
+
+void data_supply_path(const hw_node *hw, double *supply, const char **path)
+{
+    *supply = 0.0;
+    *path = "Unknown";
+    bool have = false;
+    if (hw->has_storage && !isnan(hw->storage_bandwidth) && hw->storage_bandwidth > 0) {
+        *supply = hw->storage_bandwidth;
+        *path = "Storage";
+        have = true;
+    }
+    if (hw->has_interconnect && !isnan(hw->interconnect_bw) && hw->interconnect_bw > 0 &&
+        (!have || hw->interconnect_bw < *supply)) {
+        *supply = hw->interconnect_bw;
+        *path = "Interconnect";
+    }
+}
+
+enum { I_RATE, I_HARDWARE, I_N };
+static const input_desc INPUTS[I_N] = {
+    [I_RATE] = {.name = "workload_data_rate", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s",
+                .check = CHECK_NONNEGATIVE,
+                .description = "Rate at which the workload consumes data (\"17.672 GB/s\", \"1 TB / h\")"},
+    [I_HARDWARE] = {.name = "hardware", .kind = IN_HARDWARE,
+                    .description = "Node whose storage / host interconnect supplies the data"},
+};
+
+enum { O_STALLED, O_UTIL, O_DEMAND, O_SUPPLY, O_BOTTLENECK, O_MARGIN, O_N };
+static const output_desc OUTPUTS[O_N] = {
+    [O_STALLED] = {"is_stalled", OUT_BOOLEAN, "", "Demand exceeds supply (utilization > 1)", true, false},
+    [O_UTIL] = {"utilization", OUT_NUMBER, "", "Demand / supply (null when there is no supply path)", false, true},
+    [O_DEMAND] = {"demand_bw", OUT_NUMBER, "GB/s", "Data rate the workload needs", false, false},
+    [O_SUPPLY] = {"supply_bw", OUT_NUMBER, "GB/s", "Bandwidth of the binding supply path", false, false},
+    [O_BOTTLENECK] = {"bottleneck", OUT_STRING, "", "Supply path: Storage, Interconnect or Unknown", true, false},
+    [O_MARGIN] = {"margin", OUT_NUMBER, "GB/s", "Supply - demand", false, false},
+};
+
+static int run_data(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    (void)err;
+    double supply;
+    const char *path;
+    data_supply_path(in->v[I_HARDWARE].hw, &supply, &path);
+    double demand_gbs = in->v[I_RATE].num / 1e9;
+    double supply_gbs = supply / 1e9;
+    double util = supply_gbs > 0 ? demand_gbs / supply_gbs : INFINITY;
+    out_bool(out, O_STALLED, util > 1.0);
+    if (isinf(util)) {
+        out_null(out, O_UTIL);
+        solver_warn(out, "utilization is infinite: hardware '%s' has no storage or interconnect bandwidth "
+                         "(no supply path), reported as null",
+                    in->v[I_HARDWARE].hw->name);
+    } else {
+        out_num(out, O_UTIL, util);
+    }
+    out_num(out, O_DEMAND, demand_gbs);
+    out_num(out, O_SUPPLY, supply_gbs);
+    out_str(out, O_BOTTLENECK, path);
+    out_num(out, O_MARGIN, supply_gbs - demand_gbs);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"DataModel", NULL};
+
+const solver_desc SOLVER_DATA = {
+    .name = "data",
+    .aliases = ALIASES,
+    .title = "Data wall: can storage or the host link feed the workload?",
+    .description = "mlsysim DataModel. Compares the workload's data rate with the slower of the node's "
+                   "storage and host-interconnect bandwidth.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_data,
+};

@@ -1,0 +1,20 @@
+/* numfmt.h - number formatting that round-trips.
+ *
+ * fmt_double:  the shortest decimal text that strtod() parses back to the
+ *              same double (C locale), JSON-valid: "13.971410256410255",
+ *              "0.515", "256", "1e-09", "3.12e+14". Non-finite values are
+ *              the caller's business (JSON writes null); here they give
+ *              "null".
+ * fmt_pyrepr:  Python's repr() of a float ("0.0", "1.0", "1e-09",
+ *              "2039.0000000000002", "inf"), used where mlsysim's messages
+ *              print a float.
+ * Both return the length written (always < n; n >= 32 is enough). */
+#ifndef MLSYSD_NUMFMT_H
+#define MLSYSD_NUMFMT_H
+
+#include <stddef.h>
+
+int fmt_double(char *buf, size_t n, double v);
+int fmt_pyrepr(char *buf, size_t n, double v);
+
+#endif

@@ -1,0 +1,188 @@
+/* pipeline.c - storage -> CPU preprocessing -> accelerator, in one answer.
+ *
+ * No single mlsysim solver answers this; it chains SingleNodeModel (the
+ * accelerator step), DataModel (the storage supply path) and
+ * TransformationModel (CPU time per batch) the way the tutorial "Starving
+ * the GPU" does by hand. Model (docs/pipeline.md): the three stages overlap
+ * under prefetching, each stage's time is linear in the batch, so the
+ * slowest stage sets the step time. */
+#include <math.h>
+
+#include "core/data.h"
+#include "core/roofline.h"
+#include "core/solver.h"
+
+#define DEFAULT_PER_WORKER_BPS 250e6 /* the tutorial's figure: 250 MB/s per worker */
+
+enum {
+    I_SAMPLE = RL_N_INPUTS, I_CPU, I_WORKERS, I_PER_WORKER, I_STORAGE, I_N
+};
+
+/* C cannot copy ROOFLINE_INPUTS into a constant initializer, so the table is
+ * filled once, before first use, from the shared rows plus our own. */
+static input_desc inputs_table[I_N];
+static const input_desc OWN_INPUTS[I_N - RL_N_INPUTS] = {
+    {.name = "sample_size_bytes", .kind = IN_QUANTITY, .dim = &DIM_BYTES, .unit = "B",
+     .check = CHECK_NONNEGATIVE, .description = "Bytes per sample read and preprocessed (\"500 KB\")"},
+    {.name = "cpu_throughput", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s", .optional = true,
+     .check = CHECK_POSITIVE,
+     .description = "Total CPU preprocessing throughput; give this or cpu_workers, not both"},
+    {.name = "cpu_workers", .kind = IN_INTEGER, .optional = true, .check = CHECK_AT_LEAST, .lo = 1,
+     .lo_is_int = true, .int_max = 1e9,
+     .description = "Number of CPU preprocessing workers (x per_worker_throughput); give this or cpu_throughput"},
+    {.name = "per_worker_throughput", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s",
+     .has_default = true, .def_num = DEFAULT_PER_WORKER_BPS, .check = CHECK_POSITIVE,
+     .description = "Throughput of one CPU worker (default 250 MB/s); also sizes workers_needed"},
+    {.name = "storage_bandwidth", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s", .optional = true,
+     .check = CHECK_POSITIVE,
+     .description = "Storage read bandwidth; default: the supply path DataModel picks for the hardware"},
+};
+
+enum {
+    O_ACC_STEP, O_ACC_BOTTLENECK, O_TRANSFORM, O_STORAGE_TIME, O_STEP, O_BINDING, O_ACC_UTIL, O_THROUGHPUT,
+    O_SLOWDOWN, O_DEMAND, O_SUPPLY, O_PATH, O_STORAGE_UTIL, O_STORAGE_STALLED, O_CPU, O_CPU_NEEDED,
+    O_WORKERS_NEEDED, O_PER_WORKER, O_N
+};
+static const output_desc OUTPUTS[O_N] = {
+    [O_ACC_STEP] = {"accelerator_step_time", OUT_NUMBER, "ms", "single_node latency of one batch", false, false},
+    [O_ACC_BOTTLENECK] = {"accelerator_bottleneck", OUT_STRING, "", "single_node bottleneck: Compute or Memory",
+                          true, false},
+    [O_TRANSFORM] = {"transform_time", OUT_NUMBER, "ms", "CPU preprocessing time of one batch", false, false},
+    [O_STORAGE_TIME] = {"storage_time", OUT_NUMBER, "ms", "Time to read one batch (0 when no supply path)", false,
+                        false},
+    [O_STEP] = {"step_time", OUT_NUMBER, "ms", "max(accelerator, CPU, storage): the slowest stage sets the pace",
+                false, false},
+    [O_BINDING] = {"binding_stage", OUT_STRING, "",
+                   "Transformation, Storage, or the accelerator's own bottleneck (Compute / Memory)", true, false},
+    [O_ACC_UTIL] = {"accelerator_utilization", OUT_NUMBER, "", "accelerator_step_time / step_time", false, false},
+    [O_THROUGHPUT] = {"throughput", OUT_NUMBER, "1/s", "Samples per second: batch_size / step_time", false, false},
+    [O_SLOWDOWN] = {"slowdown_factor", OUT_NUMBER, "", "step_time / accelerator_step_time", false, false},
+    [O_DEMAND] = {"data_demand_bw", OUT_NUMBER, "GB/s", "Bytes per batch / accelerator step time", false, false},
+    [O_SUPPLY] = {"storage_supply_bw", OUT_NUMBER, "GB/s", "Storage supply bandwidth used", false, false},
+    [O_PATH] = {"storage_path", OUT_STRING, "", "Storage, Interconnect, Override or Unknown", true, false},
+    [O_STORAGE_UTIL] = {"storage_utilization", OUT_NUMBER, "", "Demand / supply (null when no supply path)",
+                        false, true},
+    [O_STORAGE_STALLED] = {"storage_stalled", OUT_BOOLEAN, "", "storage_utilization > 1", true, false},
+    [O_CPU] = {"cpu_throughput", OUT_NUMBER, "GB/s", "CPU preprocessing throughput used", false, false},
+    [O_CPU_NEEDED] = {"cpu_throughput_needed", OUT_NUMBER, "GB/s", "CPU throughput that keeps up with the accelerator",
+                      false, false},
+    [O_WORKERS_NEEDED] = {"workers_needed", OUT_INTEGER, "",
+                          "Smallest n with n x per_worker_throughput >= cpu_throughput_needed", false, false},
+    [O_PER_WORKER] = {"per_worker_throughput", OUT_NUMBER, "GB/s", "Throughput of one CPU worker", false, false},
+};
+
+/* Smallest whole n with n * per_worker >= need, exactly as written (a plain
+ * ceil(need / per_worker) can be one off when the quotient rounds). */
+static double workers_needed(double need, double per_worker)
+{
+    if (!(need > 0))
+        return 0;
+    double n = ceil(need / per_worker);
+    while (n > 1 && (n - 1) * per_worker >= need)
+        n -= 1;
+    while (n * per_worker < need)
+        n += 1;
+    return n;
+}
+
+static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const input_value *cpu_in = &in->v[I_CPU], *workers_in = &in->v[I_WORKERS];
+    if (cpu_in->present && workers_in->present)
+        return solver_fail(err, "cpu_throughput",
+                           "give CPU capacity one way: cpu_throughput or cpu_workers (x per_worker_throughput), "
+                           "not both");
+    if (!cpu_in->present && !workers_in->present)
+        return solver_fail(err, "cpu_throughput",
+                           "CPU capacity is required: give cpu_throughput (e.g. \"2 GB/s\") or cpu_workers "
+                           "(e.g. 8, at per_worker_throughput each)");
+
+    roofline_result acc;
+    if (roofline_solve(in, &acc, out, err) != 0)
+        return -1;
+    const hw_node *hw = in->v[RL_HARDWARE].hw;
+    double per_worker = in->v[I_PER_WORKER].num;
+    double cpu = cpu_in->present ? cpu_in->num : workers_in->num * per_worker;
+    double bytes = in->v[RL_BATCH_SIZE].num * in->v[I_SAMPLE].num;
+
+    double supply;
+    const char *path;
+    if (in->v[I_STORAGE].present) {
+        supply = in->v[I_STORAGE].num;
+        path = "Override";
+    } else {
+        data_supply_path(hw, &supply, &path);
+    }
+
+    double t_acc = acc.latency;
+    double t_cpu = bytes / cpu;
+    double t_io = 0.0;
+    if (supply > 0)
+        t_io = bytes / supply;
+    else
+        solver_warn(out, "storage_time is 0: hardware '%s' has no storage or interconnect bandwidth and no "
+                         "storage_bandwidth was given, so storage is not modelled",
+                    hw->name);
+    double step = fmax(t_acc, fmax(t_cpu, t_io));
+
+    const char *binding;
+    if (t_cpu > t_acc && t_cpu >= t_io)
+        binding = "Transformation";
+    else if (t_io > t_acc && t_io > t_cpu)
+        binding = "Storage";
+    else
+        binding = acc.memory_bound ? "Memory" : "Compute";
+
+    double demand = bytes / t_acc; /* B/s: the tutorial's demand rate */
+    out_num(out, O_ACC_STEP, t_acc * 1e3);
+    out_str(out, O_ACC_BOTTLENECK, acc.memory_bound ? "Memory" : "Compute");
+    out_num(out, O_TRANSFORM, t_cpu * 1e3);
+    out_num(out, O_STORAGE_TIME, t_io * 1e3);
+    out_num(out, O_STEP, step * 1e3);
+    out_str(out, O_BINDING, binding);
+    out_num(out, O_ACC_UTIL, t_acc / step);
+    out_num(out, O_THROUGHPUT, in->v[RL_BATCH_SIZE].num / step);
+    out_num(out, O_SLOWDOWN, step / t_acc);
+    out_num(out, O_DEMAND, demand / 1e9);
+    out_num(out, O_SUPPLY, supply / 1e9);
+    out_str(out, O_PATH, path);
+    double util = supply > 0 ? (demand / 1e9) / (supply / 1e9) : INFINITY;
+    if (isinf(util)) {
+        out_null(out, O_STORAGE_UTIL);
+        solver_warn(out, "storage_utilization is infinite (no supply path), reported as null");
+    } else {
+        out_num(out, O_STORAGE_UTIL, util);
+    }
+    out_bool(out, O_STORAGE_STALLED, util > 1.0);
+    out_num(out, O_CPU, cpu / 1e9);
+    out_num(out, O_CPU_NEEDED, demand / 1e9);
+    out_int(out, O_WORKERS_NEEDED, workers_needed(demand, per_worker));
+    out_num(out, O_PER_WORKER, per_worker / 1e9);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"PipelineModel", NULL};
+
+const solver_desc SOLVER_PIPELINE = {
+    .name = "pipeline",
+    .aliases = ALIASES,
+    .title = "Storage -> CPU -> accelerator: which stage starves the others?",
+    .description = "The accelerator step (single_node), the storage supply (DataModel's path or an override) and "
+                   "CPU preprocessing (TransformationModel) as three overlapped stages: the slowest sets the "
+                   "step time. Reports the binding stage, the utilization it leaves the accelerator and how many "
+                   "CPU workers would remove a CPU stall. See docs/pipeline.md.",
+    .inputs = inputs_table,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_pipeline,
+};
+
+/* Runs before main(): fills the input table from the shared roofline rows. */
+__attribute__((constructor)) static void pipeline_init_inputs(void)
+{
+    for (int i = 0; i < RL_N_INPUTS; i++)
+        inputs_table[i] = ROOFLINE_INPUTS[i];
+    for (int i = RL_N_INPUTS; i < I_N; i++)
+        inputs_table[i] = OWN_INPUTS[i - RL_N_INPUTS];
+}

@@ -1,0 +1,180 @@
+/* solver.c - the registry of solvers and the helpers every run() uses.
+ * Adding a solver = one file in core/ exporting a solver_desc + one line in
+ * REGISTRY below. Nothing else in the service names a solver. */
+#include "core/solver.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/numfmt.h"
+
+extern const solver_desc SOLVER_SINGLE_NODE;
+extern const solver_desc SOLVER_DATA;
+extern const solver_desc SOLVER_TRANSFORMATION;
+extern const solver_desc SOLVER_PIPELINE;
+
+static const solver_desc *const REGISTRY[] = {
+    &SOLVER_SINGLE_NODE,
+    &SOLVER_DATA,
+    &SOLVER_TRANSFORMATION,
+    &SOLVER_PIPELINE,
+};
+
+size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }
+
+const solver_desc *solver_at(size_t i) { return i < solver_count() ? REGISTRY[i] : NULL; }
+
+const solver_desc *solver_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < solver_count(); i++) {
+        const solver_desc *s = REGISTRY[i];
+        if (strcasecmp(s->name, name) == 0)
+            return s;
+        for (const char *const *a = s->aliases; a && *a; a++)
+            if (strcasecmp(*a, name) == 0)
+                return s;
+    }
+    return NULL;
+}
+
+int solver_input_index(const solver_desc *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_inputs; i++)
+        if (strcmp(s->inputs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+int solver_output_index(const solver_desc *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_outputs; i++)
+        if (strcmp(s->outputs[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A value as mlsysim's f-string would print it: ints as ints, floats as
+ * Python repr; quantities in the input's declared unit. */
+static void format_value(const input_desc *d, const input_value *v, char *buf, size_t n)
+{
+    if (d->kind == IN_INTEGER || (d->kind == IN_NUMBER && v->num_was_int)) {
+        snprintf(buf, n, "%.0f", v->num);
+        return;
+    }
+    if (d->kind == IN_QUANTITY) {
+        double shown = v->num;
+        units_to(v->num, d->unit, *d->dim, &shown);
+        char num[40];
+        fmt_pyrepr(num, sizeof num, shown);
+        snprintf(buf, n, "%s %s", num, d->unit);
+        return;
+    }
+    fmt_pyrepr(buf, n, v->num);
+}
+
+static void format_bound(const input_desc *d, double b, bool is_int, char *buf, size_t n)
+{
+    if (d->kind == IN_QUANTITY) {
+        input_value tmp = {.num = b};
+        format_value(d, &tmp, buf, n);
+    } else if (is_int) {
+        snprintf(buf, n, "%.0f", b);
+    } else {
+        fmt_pyrepr(buf, n, b);
+    }
+}
+
+int solver_check_input(const solver_desc *s, size_t i, const input_value *v, solver_error *err)
+{
+    const input_desc *d = &s->inputs[i];
+    if (!v->present || d->check == CHECK_NONE)
+        return 0;
+    double x = v->num;
+    char got[80], lo[48], hi[48];
+    format_value(d, v, got, sizeof got);
+    switch (d->check) {
+    case CHECK_RANGE:
+        if (x < d->lo || x > d->hi) {
+            format_bound(d, d->lo, d->lo_is_int, lo, sizeof lo);
+            format_bound(d, d->hi, d->hi_is_int, hi, sizeof hi);
+            return solver_fail(err, d->name, "%s must be in [%s, %s], got %s", d->name, lo, hi, got);
+        }
+        break;
+    case CHECK_AT_LEAST:
+        if (x < d->lo) {
+            format_bound(d, d->lo, d->lo_is_int, lo, sizeof lo);
+            return solver_fail(err, d->name, "%s must be >= %s, got %s", d->name, lo, got);
+        }
+        break;
+    case CHECK_POSITIVE:
+        if (!(x > 0))
+            return solver_fail(err, d->name, "%s must be positive, got %s", d->name, got);
+        break;
+    case CHECK_NONNEGATIVE:
+        if (x < 0)
+            return solver_fail(err, d->name, "%s must be non-negative, got %s", d->name, got);
+        break;
+    case CHECK_NONE:
+        break;
+    }
+    return 0;
+}
+
+static void add_message(char (*list)[SOLVER_MESSAGE_LEN], int *count, const char *fmt, va_list ap)
+{
+    if (*count >= SOLVER_MAX_MESSAGES)
+        return;
+    vsnprintf(list[*count], SOLVER_MESSAGE_LEN, fmt, ap);
+    (*count)++;
+}
+
+void solver_warn(solver_outputs *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(out->warnings, &out->n_warnings, fmt, ap);
+    va_end(ap);
+}
+
+void solver_trace(solver_outputs *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add_message(out->trace, &out->n_trace, fmt, ap);
+    va_end(ap);
+}
+
+int solver_fail(solver_error *err, const char *field, const char *fmt, ...)
+{
+    err->status = 400;
+    snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->detail, sizeof err->detail, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void out_num(solver_outputs *o, int idx, double v)
+{
+    o->v[idx].is_null = false;
+    o->v[idx].num = v;
+}
+void out_int(solver_outputs *o, int idx, double v) { out_num(o, idx, v); }
+void out_bool(solver_outputs *o, int idx, bool v) { out_num(o, idx, v ? 1.0 : 0.0); }
+void out_str(solver_outputs *o, int idx, const char *s)
+{
+    o->v[idx].is_null = false;
+    o->v[idx].str = s;
+}
+void out_null(solver_outputs *o, int idx)
+{
+    o->v[idx].is_null = true;
+    o->v[idx].num = 0;
+    o->v[idx].str = NULL;
+}

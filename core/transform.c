@@ -1,0 +1,65 @@
+/* transform.c - mlsysim TransformationModel (engine/solvers/data.py): does
+ * CPU preprocessing keep up with the accelerator step? */
+#include <math.h>
+
+#include "core/solver.h"
+
+enum { I_BATCH, I_SAMPLE, I_CPU, I_STEP, I_N };
+static const input_desc INPUTS[I_N] = {
+    [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .check = CHECK_NONNEGATIVE, .int_max = 1e12,
+                 .description = "Samples per step"},
+    [I_SAMPLE] = {.name = "sample_size_bytes", .kind = IN_QUANTITY, .dim = &DIM_BYTES, .unit = "B",
+                  .check = CHECK_NONNEGATIVE, .description = "Bytes per sample to preprocess (\"500 KB\")"},
+    [I_CPU] = {.name = "cpu_throughput", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s",
+               .check = CHECK_NONNEGATIVE, .description = "CPU preprocessing throughput (\"2 GB/s\")"},
+    [I_STEP] = {.name = "accelerator_step_time", .kind = IN_QUANTITY, .dim = &DIM_TIME, .unit = "ms",
+                .check = CHECK_NONNEGATIVE, .description = "Accelerator step time (\"7.24 ms\")"},
+};
+
+enum { O_TRANSFORM, O_STEP, O_BOTTLENECK, O_UTIL, O_SLOWDOWN, O_N };
+static const output_desc OUTPUTS[O_N] = {
+    [O_TRANSFORM] = {"transform_time", OUT_NUMBER, "ms", "CPU time to preprocess one batch", false, false},
+    [O_STEP] = {"accelerator_step_time", OUT_NUMBER, "ms", "Accelerator step time", false, false},
+    [O_BOTTLENECK] = {"is_bottleneck", OUT_BOOLEAN, "", "The CPU is slower than the accelerator", true, false},
+    [O_UTIL] = {"accelerator_utilization", OUT_NUMBER, "", "Accelerator step / max(step, transform)", false, false},
+    [O_SLOWDOWN] = {"slowdown_factor", OUT_NUMBER, "", "max(step, transform) / step (null when step is 0)", false,
+                    true},
+};
+
+static int run_transformation(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    double cpu = in->v[I_CPU].num;
+    if (cpu == 0)
+        return solver_fail(err, "cpu_throughput",
+                           "cpu_throughput must be positive, got 0 GB/s (mlsysim divides by it: "
+                           "ZeroDivisionError: float division by zero)");
+    double t_tr = in->v[I_BATCH].num * in->v[I_SAMPLE].num / cpu * 1e3;
+    double t_acc = in->v[I_STEP].num * 1e3;
+    double t_step = fmax(t_tr, t_acc);
+    out_num(out, O_TRANSFORM, t_tr);
+    out_num(out, O_STEP, t_acc);
+    out_bool(out, O_BOTTLENECK, t_tr > t_acc);
+    out_num(out, O_UTIL, t_step > 0 ? t_acc / t_step : 0.0);
+    if (t_acc > 0) {
+        out_num(out, O_SLOWDOWN, t_step / t_acc);
+    } else {
+        out_null(out, O_SLOWDOWN);
+        solver_warn(out, "slowdown_factor is infinite: accelerator_step_time is 0, reported as null");
+    }
+    return 0;
+}
+
+static const char *const ALIASES[] = {"TransformationModel", NULL};
+
+const solver_desc SOLVER_TRANSFORMATION = {
+    .name = "transformation",
+    .aliases = ALIASES,
+    .title = "CPU preprocessing wall: does the CPU starve the accelerator?",
+    .description = "mlsysim TransformationModel. Time to decode/augment one batch on the CPU against the "
+                   "accelerator's step time.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_transformation,
+};

@@ -1,0 +1,37 @@
+/* config.h - daemon settings from flags and MLSYSD_* environment variables
+ * (flags win). Invalid values stop start-up with a message and exit code 2. */
+#ifndef MLSYSD_CONFIG_H
+#define MLSYSD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR } log_level;
+
+typedef struct {
+    char host[128];
+    int port;
+    int threads;
+    char catalog_dir[512];
+    size_t max_body_bytes;
+    long long sweep_max_points;
+    int max_connections;
+    int max_connections_per_ip;
+    int connection_timeout;     /* s, idle/slow client cut-off */
+    double request_timeout;     /* s, longest a sweep may compute */
+    char cors_origins[1024];    /* comma-separated, "*" for any, "" for none */
+    log_level log_level;
+    double drain_delay;         /* s */
+    double drain_timeout;       /* s */
+    bool healthcheck;           /* --healthcheck: probe /healthz and exit */
+} config;
+
+typedef enum { CONFIG_RUN, CONFIG_EXIT_OK, CONFIG_EXIT_USAGE } config_result;
+
+void config_defaults(config *c);
+/* Parse env then argv. On CONFIG_EXIT_USAGE, msg says which setting and why. */
+config_result config_parse(config *c, int argc, char **argv, char *msg, size_t msglen);
+void config_print_help(const char *prog);
+const char *log_level_name(log_level l);
+
+#endif

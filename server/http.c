@@ -1,0 +1,425 @@
+/* http.c - see http.h. */
+#include "server/http.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/jsonw.h"
+
+struct server {
+    struct MHD_Daemon *d;
+    app *a;
+    const config *cfg;
+};
+
+typedef struct {
+    strbuf body;
+    bool too_large;
+    struct timespec t0;
+    char request_id[72];
+    char path[256];
+    char method[16];
+    route_id route;
+    int status;
+    unsigned long long bytes;
+    bool queued;
+} request_ctx;
+
+typedef struct {
+    sweep_stream *s;
+    request_ctx *ctx;
+} stream_wrap;
+
+static log_level g_level = LOG_INFO;
+
+void log_set_level(log_level lvl) { g_level = lvl; }
+
+static double since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void timestamp(char *buf, size_t n)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf + k, n - k, ".%03ldZ", ts.tv_nsec / 1000000);
+}
+
+void log_line(log_level lvl, const char *msg, const char *extra_json)
+{
+    if (lvl < g_level)
+        return;
+    strbuf b;
+    sb_init(&b);
+    char ts[40];
+    timestamp(ts, sizeof ts);
+    sb_printf(&b, "{\"ts\":\"%s\",\"level\":\"%s\",\"msg\":", ts, log_level_name(lvl));
+    sb_json_string(&b, msg);
+    if (extra_json && *extra_json) {
+        sb_putc(&b, ',');
+        sb_puts(&b, extra_json);
+    }
+    sb_puts(&b, "}\n");
+    /* one write(2) per line: lines from different threads do not interleave */
+    if (b.data && write(STDOUT_FILENO, b.data, b.len) < 0) {
+        /* nothing sensible to do if stdout is gone */
+    }
+    sb_free(&b);
+}
+
+/* A client's X-Request-ID is echoed if it is 1..64 characters of
+ * [A-Za-z0-9._:-]; otherwise we make one. */
+static bool valid_request_id(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > 64)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)id[i]) && !strchr("._:-", id[i]))
+            return false;
+    return true;
+}
+
+static void new_request_id(char *buf, size_t n)
+{
+    static _Atomic unsigned long long counter;
+    unsigned long long c = atomic_fetch_add(&counter, 1);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned long long x = ((unsigned long long)ts.tv_sec * 1000000007ULL) ^ (unsigned long long)ts.tv_nsec ^
+                           (c * 0x9E3779B97F4A7C15ULL) ^ ((unsigned long long)getpid() << 32);
+    /* splitmix64 finaliser: ids look random and never repeat within a process */
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    snprintf(buf, n, "%016llx%04llx", x, c & 0xffff);
+}
+
+/* CORS: the configured list, "*" for any. */
+static const char *allowed_origin(const config *cfg, const char *origin)
+{
+    if (!origin || !cfg->cors_origins[0])
+        return NULL;
+    if (!strcmp(cfg->cors_origins, "*"))
+        return "*";
+    size_t olen = strlen(origin);
+    const char *p = cfg->cors_origins;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        size_t n = strcspn(p, ",");
+        size_t m = n;
+        while (m && p[m - 1] == ' ')
+            m--;
+        if (m == olen && !strncmp(p, origin, m))
+            return origin;
+        p += n;
+    }
+    return NULL;
+}
+
+static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_Connection *c, request_ctx *ctx)
+{
+    MHD_add_response_header(r, "X-Request-ID", ctx->request_id);
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    const char *allow = allowed_origin(srv->cfg, origin);
+    if (srv->cfg->cors_origins[0])
+        MHD_add_response_header(r, "Vary", "Origin");
+    if (allow) {
+        MHD_add_response_header(r, "Access-Control-Allow-Origin", allow);
+        MHD_add_response_header(r, "Access-Control-Expose-Headers", "X-Request-ID, Content-Disposition");
+    }
+}
+
+static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos;
+    stream_wrap *w = cls;
+    size_t n = sweep_stream_read(w->s, buf, max);
+    if (n == 0)
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    if (w->ctx)
+        w->ctx->bytes += n;
+    return (ssize_t)n;
+}
+
+static void stream_free(void *cls)
+{
+    stream_wrap *w = cls;
+    sweep_stream_free(w->s);
+    free(w);
+}
+
+static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx *ctx, app_response *resp)
+{
+    struct MHD_Response *r;
+    if (resp->stream) {
+        stream_wrap *w = calloc(1, sizeof *w);
+        if (!w)
+            return MHD_NO;
+        w->s = resp->stream;
+        w->ctx = ctx;
+        resp->stream = NULL;
+        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, w, stream_free);
+        if (!r) {
+            stream_free(w);
+            return MHD_NO;
+        }
+    } else {
+        size_t len;
+        char *data = sb_detach(&resp->body, &len);
+        r = MHD_create_response_from_buffer(len, data, MHD_RESPMEM_MUST_FREE);
+        if (!r) {
+            free(data);
+            return MHD_NO;
+        }
+        ctx->bytes = len;
+    }
+    if (resp->content_type)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type);
+    if (resp->allow[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow);
+    if (resp->disposition[0])
+        MHD_add_response_header(r, "Content-Disposition", resp->disposition);
+    if (resp->retry_after > 0) {
+        char ra[16];
+        snprintf(ra, sizeof ra, "%d", resp->retry_after);
+        MHD_add_response_header(r, "Retry-After", ra);
+    }
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    add_common_headers(r, srv, c, ctx);
+    ctx->status = resp->status;
+    ctx->route = resp->route;
+    ctx->queued = true;
+    enum MHD_Result ret = MHD_queue_response(c, (unsigned)resp->status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    app_request *req = cls;
+    if (req->n_query >= APP_MAX_QUERY) {
+        req->query_overflow = true;
+        return MHD_NO;
+    }
+    req->query[req->n_query].key = key;
+    req->query[req->n_query].value = value;
+    req->n_query++;
+    return MHD_YES;
+}
+
+static enum MHD_Result problem_now(server *srv, struct MHD_Connection *c, request_ctx *ctx, int status,
+                                   const char *slug, const char *detail)
+{
+    app_response resp = {0};
+    app_request req = {.method = ctx->method, .path = ctx->path, .request_id = ctx->request_id};
+    api_error e;
+    api_fail(&e, status, slug, "", "%s", detail);
+    app_problem(&resp, &req, &e);
+    resp.route = R_OTHER;
+    enum MHD_Result r = queue(srv, c, ctx, &resp);
+    app_response_free(&resp);
+    return r;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    server *srv = cls;
+    request_ctx *ctx = *con_cls;
+    if (!ctx) {
+        ctx = calloc(1, sizeof *ctx);
+        if (!ctx)
+            return MHD_NO;
+        *con_cls = ctx;
+        clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
+        sb_init(&ctx->body);
+        snprintf(ctx->path, sizeof ctx->path, "%s", url);
+        snprintf(ctx->method, sizeof ctx->method, "%s", method);
+        ctx->route = R_OTHER;
+        metrics_inflight(1);
+        const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-ID");
+        if (rid && valid_request_id(rid))
+            snprintf(ctx->request_id, sizeof ctx->request_id, "%s", rid);
+        else
+            new_request_id(ctx->request_id, sizeof ctx->request_id);
+        /* Refuse an announced oversize body before reading it. */
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > srv->cfg->max_body_bytes) {
+            char d[160];
+            snprintf(d, sizeof d, "request body is larger than the limit of %zu bytes", srv->cfg->max_body_bytes);
+            return problem_now(srv, c, ctx, 413, "too-large", d);
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!ctx->too_large) {
+            if (ctx->body.len + *upload_size > srv->cfg->max_body_bytes) {
+                ctx->too_large = true;
+                sb_free(&ctx->body);
+            } else {
+                sb_append(&ctx->body, upload, *upload_size);
+            }
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (ctx->queued)
+        return MHD_YES;
+    if (ctx->too_large || ctx->body.oom) {
+        char d[160];
+        snprintf(d, sizeof d, "request body is larger than the limit of %zu bytes", srv->cfg->max_body_bytes);
+        return problem_now(srv, c, ctx, 413, "too-large", d);
+    }
+    if (!strcmp(method, "OPTIONS")) {
+        app_response resp = {0};
+        resp.status = 204;
+        resp.route = R_OTHER;
+        snprintf(resp.allow, sizeof resp.allow, "GET, HEAD, POST, OPTIONS");
+        struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp.allow);
+        const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+        if (allowed_origin(srv->cfg, origin)) {
+            MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS");
+            const char *hdrs = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Access-Control-Request-Headers");
+            MHD_add_response_header(r, "Access-Control-Allow-Headers",
+                                    hdrs && strlen(hdrs) < 512 ? hdrs : "Content-Type, Accept, X-Request-ID");
+            MHD_add_response_header(r, "Access-Control-Max-Age", "600");
+        }
+        add_common_headers(r, srv, c, ctx);
+        ctx->status = 204;
+        ctx->queued = true;
+        enum MHD_Result ret = MHD_queue_response(c, 204, r);
+        MHD_destroy_response(r);
+        return ret;
+    }
+    app_request req = {0};
+    req.method = method;
+    req.path = url;
+    req.body = ctx->body.data ? ctx->body.data : "";
+    req.body_len = ctx->body.len;
+    req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    req.request_id = ctx->request_id;
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
+    app_response resp = {0};
+    sb_init(&resp.body);
+    app_handle(srv->a, &req, &resp);
+    enum MHD_Result r = queue(srv, c, ctx, &resp);
+    app_response_free(&resp);
+    return r;
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)c;
+    request_ctx *ctx = *con_cls;
+    if (!ctx)
+        return;
+    double dur = since(&ctx->t0);
+    int status = ctx->queued ? ctx->status : 0;
+    metrics_request(ctx->route, method_of(ctx->method), status, dur);
+    metrics_inflight(-1);
+    strbuf e;
+    sb_init(&e);
+    sb_puts(&e, "\"request_id\":");
+    sb_json_string(&e, ctx->request_id);
+    sb_puts(&e, ",\"method\":");
+    sb_json_string(&e, ctx->method);
+    sb_puts(&e, ",\"path\":");
+    sb_json_string(&e, ctx->path);
+    sb_printf(&e, ",\"status\":%d,\"duration_ms\":%.3f,\"bytes\":%llu", status, dur * 1e3, ctx->bytes);
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        sb_printf(&e, ",\"aborted\":%d", (int)toe);
+    log_line(LOG_INFO, "request", e.data);
+    sb_free(&e);
+    sb_free(&ctx->body);
+    free(ctx);
+    *con_cls = NULL;
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = '\0';
+    log_line(LOG_DEBUG, msg, "\"source\":\"libmicrohttpd\"");
+}
+
+int server_start(server **out, app *a, const config *cfg, char *msg, size_t msglen)
+{
+    struct addrinfo hints = {0}, *ai = NULL;
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    char port[16];
+    snprintf(port, sizeof port, "%d", cfg->port);
+    int rc = getaddrinfo(cfg->host, port, &hints, &ai);
+    if (rc != 0) {
+        snprintf(msg, msglen, "--host '%s': %s", cfg->host, gai_strerror(rc));
+        return -1;
+    }
+    server *s = calloc(1, sizeof *s);
+    s->a = a;
+    s->cfg = cfg;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    s->d = MHD_start_daemon(
+        flags, (uint16_t)cfg->port, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_NOTIFY_COMPLETED, completed,
+        NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
+    freeaddrinfo(ai);
+    if (!s->d) {
+        snprintf(msg, msglen, "cannot listen on %s:%d (address in use, or not allowed)", cfg->host, cfg->port);
+        free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+uint16_t server_port(const server *s)
+{
+    const union MHD_DaemonInfo *i = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+    return i ? i->port : 0;
+}
+
+void server_quiesce(server *s)
+{
+    MHD_socket fd = MHD_quiesce_daemon(s->d);
+    if (fd != MHD_INVALID_SOCKET)
+        close(fd);
+}
+
+void server_stop(server *s)
+{
+    MHD_stop_daemon(s->d);
+    free(s);
+}

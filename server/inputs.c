@@ -1,0 +1,584 @@
+/* inputs.c - see inputs.h. */
+#include "server/inputs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/numfmt.h"
+
+#define MAX_SAFE_INTEGER 9007199254740992.0 /* 2^53: every integer below is exact in a double */
+
+int api_fail(api_error *e, int status, const char *slug, const char *field, const char *fmt, ...)
+{
+    e->status = status;
+    e->slug = slug;
+    snprintf(e->field, sizeof e->field, "%s", field ? field : "");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *json_type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "a boolean";
+    case JSON_NULL: return "null";
+    }
+    return "a value";
+}
+
+/* Python type names, for mlsysim's "must be a string, got <type>" messages. */
+static const char *python_type_name(const json_t *j)
+{
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: return "dict";
+    case JSON_ARRAY: return "list";
+    case JSON_STRING: return "str";
+    case JSON_INTEGER: return "int";
+    case JSON_REAL: return "float";
+    case JSON_TRUE:
+    case JSON_FALSE: return "bool";
+    case JSON_NULL: return "NoneType";
+    }
+    return "object";
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+static int parse_enum(const input_desc *d, const json_t *j, input_value *v, const char *field, api_error *err)
+{
+    if (!json_is_string(j))
+        return api_fail(err, 400, "invalid-input", field, "%s must be a string, got %s", d->name,
+                        python_type_name(j));
+    const char *s = json_string_value(j);
+    for (int i = 0; d->enum_values[i]; i++) {
+        if (strcasecmp(s, d->enum_values[i]) == 0) {
+            v->enum_index = i;
+            return 0;
+        }
+    }
+    /* mlsysim's message (resolve_precision): the supported values sorted. */
+    const char *sorted[32];
+    int n = 0;
+    for (; d->enum_values[n] && n < 32; n++)
+        sorted[n] = d->enum_values[n];
+    qsort(sorted, (size_t)n, sizeof sorted[0], cmp_str);
+    char list[400] = "";
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof list; i++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", sorted[i]);
+    char shown[80];
+    snprintf(shown, sizeof shown, "%.60s", s);
+    return api_fail(err, 400, "invalid-input", field, "%s '%s' is not supported. Supported %s values: %s", d->name,
+                    shown, d->name, list);
+}
+
+static int parse_id(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
+                    const char *field, api_error *err)
+{
+    bool hw = d->kind == IN_HARDWARE;
+    const char *what = hw ? "hardware" : "model";
+    if (json_is_string(j)) {
+        const char *id = json_string_value(j);
+        long idx = hw ? edition_find_hardware(ed, id) : edition_find_model(ed, id);
+        if (idx >= 0) {
+            if (hw)
+                v->hw = edition_hardware_at(ed, (size_t)idx);
+            else
+                v->model = edition_model_at(ed, (size_t)idx);
+            return 0;
+        }
+        const char *near[3];
+        int n = edition_suggest(ed, hw ? CAT_HARDWARE : CAT_MODEL, id, near, 3);
+        char sugg[200] = "";
+        size_t used = 0;
+        for (int i = 0; i < n && used < sizeof sugg; i++)
+            used += (size_t)snprintf(sugg + used, sizeof sugg - used, "%s%s", i ? ", " : "", near[i]);
+        char shown[80];
+        snprintf(shown, sizeof shown, "%.64s", id);
+        return api_fail(err, 404, "unknown-id", field, "unknown %s '%s' in catalog '%s'%s%s%s (GET /catalog/%s lists them)",
+                        what, shown, edition_name(ed), n ? "; did you mean " : "", sugg, n ? "?" : "",
+                        hw ? "hardware" : "models");
+    }
+    if (json_is_object(j)) {
+        char sub[96] = "", msg[400] = "";
+        int st = hw ? edition_resolve_hardware(ed, j, &v->hw_store, sub, sizeof sub, msg, sizeof msg)
+                    : edition_resolve_model(ed, j, &v->model_store, sub, sizeof sub, msg, sizeof msg);
+        if (st != 0) {
+            char path[200];
+            if (sub[0])
+                snprintf(path, sizeof path, "%s.%s", field, sub);
+            else
+                snprintf(path, sizeof path, "%s", field);
+            return api_fail(err, st == 404 ? 404 : 400, st == 404 ? "unknown-id" : "invalid-input", path, "%s", msg);
+        }
+        if (hw)
+            v->hw = &v->hw_store;
+        else
+            v->model = &v->model_store;
+        return 0;
+    }
+    return api_fail(err, 400, "invalid-input", field,
+                    "%s must be a catalog id (e.g. \"%s\") or an object ({\"base\": \"%s\", ...}), got %s", d->name,
+                    hw ? "A100" : "ResNet50", hw ? "A100" : "ResNet50", json_type_name(j));
+}
+
+int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v, const char *field,
+                api_error *err)
+{
+    memset(v, 0, sizeof *v);
+    v->present = true;
+    switch (d->kind) {
+    case IN_NUMBER:
+        if (!json_is_number(j))
+            return api_fail(err, 400, "invalid-input", field, "%s must be a number, got %s", d->name,
+                            json_type_name(j));
+        v->num = json_number_value(j);
+        v->num_was_int = json_is_integer(j);
+        return 0;
+    case IN_INTEGER: {
+        double x;
+        if (json_is_integer(j)) {
+            x = (double)json_integer_value(j);
+        } else if (json_is_real(j) && json_real_value(j) == floor(json_real_value(j))) {
+            x = json_real_value(j);
+        } else if (json_is_real(j)) {
+            char num[40];
+            fmt_pyrepr(num, sizeof num, json_real_value(j));
+            return api_fail(err, 400, "invalid-input", field, "%s must be a whole number, got %s", d->name, num);
+        } else {
+            return api_fail(err, 400, "invalid-input", field, "%s must be a whole number, got %s", d->name,
+                            json_type_name(j));
+        }
+        double max = d->int_max > 0 ? d->int_max : MAX_SAFE_INTEGER;
+        if (fabs(x) > max)
+            return api_fail(err, 400, "invalid-input", field, "%s must be at most %.0f in magnitude, got %.0f",
+                            d->name, max, x);
+        v->num = x;
+        v->num_was_int = true;
+        return 0;
+    }
+    case IN_BOOLEAN:
+        if (!json_is_boolean(j))
+            return api_fail(err, 400, "invalid-input", field, "%s must be true or false, got %s", d->name,
+                            json_type_name(j));
+        v->num = json_is_true(j) ? 1.0 : 0.0;
+        return 0;
+    case IN_ENUM:
+        return parse_enum(d, j, v, field, err);
+    case IN_QUANTITY: {
+        char msg[300];
+        if (json_is_number(j)) {
+            double factor;
+            dimension dim;
+            if (units_parse_unit(d->unit, &factor, &dim, msg, sizeof msg) != UNITS_OK)
+                return api_fail(err, 400, "invalid-input", field, "internal unit '%s': %s", d->unit, msg);
+            v->num = json_number_value(j) * factor;
+            v->num_was_int = json_is_integer(j);
+            if (!isfinite(v->num))
+                return api_fail(err, 400, "invalid-input", field, "%s is too large", d->name);
+            return 0;
+        }
+        if (!json_is_string(j)) {
+            char ex[120];
+            return api_fail(err, 400, "invalid-input", field, "%s must be %s or a number in %s, got %s", d->name,
+                            dim_describe(*d->dim, ex, sizeof ex), d->unit, json_type_name(j));
+        }
+        if (units_parse_as(json_string_value(j), *d->dim, d->unit, &v->num, msg, sizeof msg) != UNITS_OK)
+            return api_fail(err, 400, "invalid-input", field, "%s: %s", d->name, msg);
+        return 0;
+    }
+    case IN_HARDWARE:
+    case IN_MODEL:
+        return parse_id(d, j, ed, v, field, err);
+    }
+    return api_fail(err, 400, "invalid-input", field, "unsupported input kind");
+}
+
+void input_default(const input_desc *d, input_value *v)
+{
+    memset(v, 0, sizeof *v);
+    if (!d->has_default)
+        return;
+    v->present = true;
+    v->defaulted = true;
+    v->num = d->def_num;
+    v->num_was_int = d->kind == IN_INTEGER;
+    if (d->kind == IN_ENUM) {
+        for (int i = 0; d->enum_values[i]; i++)
+            if (strcmp(d->enum_values[i], d->def_str) == 0)
+                v->enum_index = i;
+    }
+}
+
+int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err)
+{
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        solver_error se = {0};
+        if (solver_check_input(s, i, &in->v[i], &se) != 0) {
+            char field[96];
+            snprintf(field, sizeof field, "inputs.%s", s->inputs[i].name);
+            return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
+        }
+    }
+    return 0;
+}
+
+static void list_inputs(const solver_desc *s, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->n_inputs && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", s->inputs[i].name);
+}
+
+int inputs_from_json(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
+                     api_error *err)
+{
+    if (inputs_parse(s, obj, ed, in, err) != 0)
+        return -1;
+    return inputs_check(s, in, err);
+}
+
+int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
+                 api_error *err)
+{
+    if (obj && !json_is_object(obj))
+        return api_fail(err, 400, "invalid-input", "inputs", "inputs must be an object, got %s", json_type_name(obj));
+    const char *key;
+    json_t *val;
+    if (obj) {
+        json_object_foreach((json_t *)obj, key, val) {
+            if (solver_input_index(s, key) < 0) {
+                char known[400], field[160];
+                list_inputs(s, known, sizeof known);
+                snprintf(field, sizeof field, "inputs.%.100s", key);
+                return api_fail(err, 400, "unknown-input", field, "unknown input '%.100s' for solver %s; its inputs are: %s",
+                                key, s->name, known);
+            }
+        }
+    }
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_desc *d = &s->inputs[i];
+        const json_t *j = obj ? json_object_get(obj, d->name) : NULL;
+        char field[96];
+        snprintf(field, sizeof field, "inputs.%s", d->name);
+        if (j && !json_is_null(j)) {
+            if (input_parse(d, j, ed, &in->v[i], field, err) != 0)
+                return -1;
+        } else {
+            input_default(d, &in->v[i]);
+            if (!d->has_default && !d->optional && d->kind != IN_BOOLEAN) {
+                char ex[120] = "";
+                if (d->kind == IN_QUANTITY)
+                    dim_describe(*d->dim, ex, sizeof ex);
+                return api_fail(err, 400, "missing-input", field, "missing required input '%s'%s%s (%s)", d->name,
+                                ex[0] ? ": expected " : "", ex, d->description);
+            }
+        }
+    }
+    return 0;
+}
+
+json_t *input_from_text(const input_desc *d, const char *text)
+{
+    char *end;
+    switch (d->kind) {
+    case IN_INTEGER: {
+        errno = 0;
+        long long x = strtoll(text, &end, 10);
+        if (*text && !*end && errno == 0)
+            return json_integer(x);
+        double r = strtod(text, &end);
+        if (*text && !*end && isfinite(r))
+            return json_real(r);
+        break;
+    }
+    case IN_NUMBER:
+    case IN_QUANTITY: {
+        errno = 0;
+        long long x = strtoll(text, &end, 10);
+        if (*text && !*end && errno == 0)
+            return json_integer(x);
+        double r = strtod(text, &end);
+        /* strtod accepts "nan"/"inf": those stay strings and fail as such */
+        if (*text && !*end && isfinite(r) && strpbrk(text, "nNiI") == NULL)
+            return json_real(r);
+        break;
+    }
+    case IN_BOOLEAN:
+        if (!strcasecmp(text, "true") || !strcmp(text, "1") || !strcasecmp(text, "yes"))
+            return json_true();
+        if (!strcasecmp(text, "false") || !strcmp(text, "0") || !strcasecmp(text, "no"))
+            return json_false();
+        break;
+    default:
+        break;
+    }
+    return json_string(text);
+}
+
+static json_t *num_json(double x, bool as_int)
+{
+    if (!isfinite(x))
+        return json_null();
+    if (as_int && fabs(x) <= MAX_SAFE_INTEGER && x == floor(x))
+        return json_integer((json_int_t)x);
+    return json_real(x);
+}
+
+static json_t *opt_num(double x) { return isnan(x) ? json_null() : json_real(x); }
+
+json_t *hardware_summary(const hw_node *hw)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "key", json_string(hw->key));
+    json_object_set_new(o, "id", json_string(hw->id));
+    json_object_set_new(o, "name", json_string(hw->name));
+    json_object_set_new(o, "group", json_string(hw->group));
+    json_object_set_new(o, "peak_flops", json_real(hw->peak_flops));
+    json_t *pf = json_object();
+    for (int i = 0; i < hw->n_precisions; i++)
+        json_object_set_new(pf, hw->precisions[i].name, json_real(hw->precisions[i].flops));
+    json_object_set_new(o, "precision_flops", pf);
+    json_object_set_new(o, "memory_capacity", json_real(hw->mem_capacity));
+    json_object_set_new(o, "memory_bandwidth", json_real(hw->mem_bandwidth));
+    json_object_set_new(o, "sram_capacity", opt_num(hw->sram_capacity));
+    json_object_set_new(o, "sram_bandwidth", opt_num(hw->sram_bandwidth));
+    json_object_set_new(o, "flash_bandwidth", opt_num(hw->flash_bandwidth));
+    json_object_set_new(o, "storage_bandwidth", hw->has_storage ? opt_num(hw->storage_bandwidth) : json_null());
+    json_object_set_new(o, "interconnect_bandwidth", hw->has_interconnect ? opt_num(hw->interconnect_bw) : json_null());
+    json_object_set_new(o, "tdp", opt_num(hw->tdp));
+    json_object_set_new(o, "unit_cost", opt_num(hw->unit_cost));
+    json_object_set_new(o, "dispatch_tax", json_real(hw->dispatch_tax));
+    json_t *u = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "peak_flops", "flop/s", "precision_flops",
+                          "flop/s", "memory_capacity", "B", "memory_bandwidth", "B/s", "sram_capacity", "B",
+                          "sram_bandwidth", "B/s", "flash_bandwidth", "B/s", "storage_bandwidth", "B/s",
+                          "interconnect_bandwidth", "B/s", "tdp", "W", "dispatch_tax", "s");
+    json_object_set_new(u, "unit_cost", json_string("USD"));
+    json_object_set_new(o, "units", u);
+    return o;
+}
+
+json_t *model_summary(const model_t *m)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "key", json_string(m->key));
+    json_object_set_new(o, "id", json_string(m->id));
+    json_object_set_new(o, "name", json_string(m->name));
+    json_object_set_new(o, "group", json_string(m->group));
+    json_object_set_new(o, "type", json_string(workload_kind_name(m->kind)));
+    json_object_set_new(o, "architecture", json_string(m->architecture));
+    json_object_set_new(o, "parameters", opt_num(m->parameters));
+    json_object_set_new(o, "inference_flops", opt_num(m->inference_flops));
+    if (!isnan(m->model_size))
+        json_object_set_new(o, "model_size", json_real(m->model_size));
+    if (!isnan(m->active_parameters))
+        json_object_set_new(o, "active_parameters", json_real(m->active_parameters));
+    json_object_set_new(o, "layers", m->layers ? json_integer(m->layers) : json_null());
+    if (m->hidden_dim)
+        json_object_set_new(o, "hidden_dim", json_integer(m->hidden_dim));
+    if (m->heads)
+        json_object_set_new(o, "heads", json_integer(m->heads));
+    if (m->kv_heads)
+        json_object_set_new(o, "kv_heads", json_integer(m->kv_heads));
+    if (m->denoising_steps)
+        json_object_set_new(o, "denoising_steps", json_integer(m->denoising_steps));
+    json_object_set_new(o, "units", json_pack("{s:s,s:s,s:s,s:s}", "parameters", "count", "inference_flops", "flop",
+                                              "model_size", "B", "active_parameters", "count"));
+    return o;
+}
+
+json_t *inputs_echo(const solver_desc *s, const solver_inputs *in)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_desc *d = &s->inputs[i];
+        const input_value *v = &in->v[i];
+        if (!v->present)
+            continue;
+        json_t *j = NULL;
+        switch (d->kind) {
+        case IN_NUMBER:
+            j = num_json(v->num, v->num_was_int);
+            break;
+        case IN_INTEGER:
+            j = num_json(v->num, true);
+            break;
+        case IN_BOOLEAN:
+            j = json_boolean(v->num != 0);
+            break;
+        case IN_ENUM:
+            j = json_string(d->enum_values[v->enum_index]);
+            break;
+        case IN_QUANTITY: {
+            double shown = v->num;
+            units_to(v->num, d->unit, *d->dim, &shown);
+            j = num_json(shown, false);
+            break;
+        }
+        case IN_HARDWARE:
+            j = json_string(v->hw ? v->hw->key : "");
+            break;
+        case IN_MODEL:
+            j = json_string(v->model ? v->model->key : "");
+            break;
+        }
+        json_object_set_new(o, d->name, j);
+    }
+    return o;
+}
+
+json_t *inputs_resolved(const solver_desc *s, const solver_inputs *in)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_value *v = &in->v[i];
+        if (!v->present)
+            continue;
+        if (s->inputs[i].kind == IN_HARDWARE && v->hw)
+            json_object_set_new(o, s->inputs[i].name, hardware_summary(v->hw));
+        else if (s->inputs[i].kind == IN_MODEL && v->model)
+            json_object_set_new(o, s->inputs[i].name, model_summary(v->model));
+    }
+    return o;
+}
+
+json_t *output_to_json(const output_desc *d, const output_value *v)
+{
+    if (v->is_null)
+        return json_null();
+    switch (d->kind) {
+    case OUT_STRING:
+        return json_string(v->str ? v->str : "");
+    case OUT_BOOLEAN:
+        return json_boolean(v->num != 0);
+    case OUT_INTEGER:
+        return num_json(v->num, true);
+    case OUT_NUMBER:
+        return num_json(v->num, false);
+    }
+    return json_null();
+}
+
+static const char *kind_name(input_kind k)
+{
+    switch (k) {
+    case IN_NUMBER: return "number";
+    case IN_INTEGER: return "integer";
+    case IN_BOOLEAN: return "boolean";
+    case IN_ENUM: return "enum";
+    case IN_QUANTITY: return "quantity";
+    case IN_HARDWARE: return "hardware";
+    case IN_MODEL: return "model";
+    }
+    return "?";
+}
+
+static const char *out_kind_name(output_kind k)
+{
+    switch (k) {
+    case OUT_NUMBER: return "number";
+    case OUT_INTEGER: return "integer";
+    case OUT_BOOLEAN: return "boolean";
+    case OUT_STRING: return "string";
+    }
+    return "?";
+}
+
+/* A bound or default in the input's declared unit. */
+static json_t *in_unit(const input_desc *d, double si, bool as_int)
+{
+    double shown = si;
+    if (d->kind == IN_QUANTITY)
+        units_to(si, d->unit, *d->dim, &shown);
+    return num_json(shown, as_int || d->kind == IN_INTEGER);
+}
+
+json_t *solver_describe(const solver_desc *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(s->name));
+    json_t *al = json_array();
+    for (const char *const *a = s->aliases; a && *a; a++)
+        json_array_append_new(al, json_string(*a));
+    json_object_set_new(o, "aliases", al);
+    json_object_set_new(o, "title", json_string(s->title));
+    json_object_set_new(o, "description", json_string(s->description));
+    json_t *ins = json_array();
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_desc *d = &s->inputs[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(d->name));
+        json_object_set_new(j, "type", json_string(kind_name(d->kind)));
+        if (d->kind == IN_QUANTITY) {
+            char buf[64];
+            json_object_set_new(j, "unit", json_string(d->unit));
+            json_object_set_new(j, "dimension", json_string(dim_format(*d->dim, buf, sizeof buf)));
+        }
+        json_object_set_new(j, "required", json_boolean(!d->has_default && !d->optional && d->kind != IN_BOOLEAN));
+        if (d->has_default) {
+            if (d->kind == IN_ENUM)
+                json_object_set_new(j, "default", json_string(d->def_str));
+            else if (d->kind == IN_BOOLEAN)
+                json_object_set_new(j, "default", json_boolean(d->def_num != 0));
+            else
+                json_object_set_new(j, "default", in_unit(d, d->def_num, false));
+        }
+        switch (d->check) {
+        case CHECK_RANGE:
+            json_object_set_new(j, "minimum", in_unit(d, d->lo, d->lo_is_int));
+            json_object_set_new(j, "maximum", in_unit(d, d->hi, d->hi_is_int));
+            break;
+        case CHECK_AT_LEAST:
+            json_object_set_new(j, "minimum", in_unit(d, d->lo, d->lo_is_int));
+            break;
+        case CHECK_POSITIVE:
+            json_object_set_new(j, "exclusiveMinimum", json_integer(0));
+            break;
+        case CHECK_NONNEGATIVE:
+            json_object_set_new(j, "minimum", json_integer(0));
+            break;
+        case CHECK_NONE:
+            break;
+        }
+        if (d->kind == IN_INTEGER)
+            json_object_set_new(j, "maximum_magnitude", num_json(d->int_max > 0 ? d->int_max : MAX_SAFE_INTEGER, true));
+        if (d->kind == IN_ENUM) {
+            json_t *vals = json_array();
+            for (int k = 0; d->enum_values[k]; k++)
+                json_array_append_new(vals, json_string(d->enum_values[k]));
+            json_object_set_new(j, "values", vals);
+        }
+        json_object_set_new(j, "description", json_string(d->description));
+        json_array_append_new(ins, j);
+    }
+    json_object_set_new(o, "inputs", ins);
+    json_t *outs = json_array();
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const output_desc *d = &s->outputs[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(d->name));
+        json_object_set_new(j, "type", json_string(out_kind_name(d->kind)));
+        json_object_set_new(j, "unit", json_string(d->unit));
+        json_object_set_new(j, "categorical", json_boolean(d->categorical));
+        json_object_set_new(j, "nullable", json_boolean(d->nullable));
+        json_object_set_new(j, "description", json_string(d->description));
+        json_array_append_new(outs, j);
+    }
+    json_object_set_new(o, "outputs", outs);
+    return o;
+}

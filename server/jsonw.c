@@ -1,0 +1,71 @@
+/* jsonw.c - see jsonw.h. */
+#include "server/jsonw.h"
+
+static void newline(strbuf *b, int indent, int depth)
+{
+    if (!indent)
+        return;
+    sb_putc(b, '\n');
+    for (int i = 0; i < indent * depth; i++)
+        sb_putc(b, ' ');
+}
+
+static void write_value(strbuf *b, const json_t *v, int indent, int depth)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        const char *key;
+        json_t *val;
+        int first = 1;
+        sb_putc(b, '{');
+        json_object_foreach((json_t *)v, key, val) {
+            if (!first)
+                sb_putc(b, ',');
+            first = 0;
+            newline(b, indent, depth + 1);
+            sb_json_string(b, key);
+            sb_puts(b, indent ? ": " : ":");
+            write_value(b, val, indent, depth + 1);
+        }
+        if (!first)
+            newline(b, indent, depth);
+        sb_putc(b, '}');
+        break;
+    }
+    case JSON_ARRAY: {
+        size_t i;
+        json_t *val;
+        sb_putc(b, '[');
+        json_array_foreach((json_t *)v, i, val) {
+            if (i)
+                sb_putc(b, ',');
+            newline(b, indent, depth + 1);
+            write_value(b, val, indent, depth + 1);
+        }
+        if (json_array_size(v))
+            newline(b, indent, depth);
+        sb_putc(b, ']');
+        break;
+    }
+    case JSON_STRING:
+        sb_json_string(b, json_string_value(v));
+        break;
+    case JSON_INTEGER:
+        sb_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        break;
+    case JSON_REAL:
+        sb_number(b, json_real_value(v));
+        break;
+    case JSON_TRUE:
+        sb_puts(b, "true");
+        break;
+    case JSON_FALSE:
+        sb_puts(b, "false");
+        break;
+    case JSON_NULL:
+        sb_puts(b, "null");
+        break;
+    }
+}
+
+void json_write(strbuf *b, const json_t *v, int indent) { write_value(b, v, indent, 0); }

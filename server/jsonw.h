@@ -1,0 +1,13 @@
+/* jsonw.h - serialize a jansson value with round-trip shortest numbers
+ * (jansson's own dump prints reals with %.17g: 0.515 -> 0.51500000000000001). */
+#ifndef MLSYSD_JSONW_H
+#define MLSYSD_JSONW_H
+
+#include <jansson.h>
+
+#include "server/strbuf.h"
+
+/* indent 0: compact; otherwise pretty with that many spaces. */
+void json_write(strbuf *b, const json_t *v, int indent);
+
+#endif

@@ -1,0 +1,162 @@
+/* metrics.c - see metrics.h. Names follow Prometheus conventions: base
+ * units (seconds, bytes), _total counters. */
+#include "server/metrics.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "build_info.h"
+#include "core/solver.h"
+
+static const char *const ROUTES[R__N] = {
+    [R_SOLVE] = "/solve", [R_SOLVE_GET] = "/solve/{solver}", [R_SWEEP] = "/sweep",
+    [R_SWEEP_GET] = "/sweep/{solver}", [R_SOLVERS] = "/solvers", [R_SOLVER] = "/solvers/{name}",
+    [R_CATALOG] = "/catalog", [R_CATALOG_HW] = "/catalog/hardware", [R_CATALOG_HW_ID] = "/catalog/hardware/{id}",
+    [R_CATALOG_MODELS] = "/catalog/models", [R_CATALOG_MODEL_ID] = "/catalog/models/{id}", [R_HEALTHZ] = "/healthz",
+    [R_LIVEZ] = "/livez", [R_READYZ] = "/readyz", [R_METRICS] = "/metrics", [R_OPENAPI_YAML] = "/openapi.yaml",
+    [R_OPENAPI_JSON] = "/openapi.json", [R_VERSION] = "/version", [R_ROOT] = "/", [R_OTHER] = "other",
+};
+static const char *const METHODS[M__N] = {"GET", "POST", "HEAD", "OPTIONS", "other"};
+
+/* Status codes the service produces; anything else lands in the last slot. */
+static const int STATUSES[] = {200, 204, 400, 404, 405, 406, 408, 413, 414, 415, 429, 500, 503, 0};
+#define N_STATUS (sizeof STATUSES / sizeof STATUSES[0])
+
+static const double BUCKETS[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                 0.5, 1, 2.5, 5, 10, 30, 60};
+#define N_BUCKETS (sizeof BUCKETS / sizeof BUCKETS[0])
+#define MAX_SOLVERS 64
+
+static atomic_ullong requests[R__N][M__N][N_STATUS];
+static atomic_ullong hist[R__N][N_BUCKETS + 1];
+static atomic_ullong hist_sum_ns[R__N];
+static atomic_ullong solves[MAX_SOLVERS];
+static atomic_ullong sweep_points;
+static atomic_long inflight;
+static double start_time;
+
+const char *route_template(route_id r) { return ROUTES[r]; }
+
+method_id method_of(const char *m)
+{
+    for (int i = 0; i < M_OTHER; i++)
+        if (strcmp(m, METHODS[i]) == 0)
+            return (method_id)i;
+    return M_OTHER;
+}
+
+void metrics_init(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    start_time = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void metrics_request(route_id r, method_id m, int status, double seconds)
+{
+    size_t s = N_STATUS - 1;
+    for (size_t i = 0; i + 1 < N_STATUS; i++)
+        if (STATUSES[i] == status)
+            s = i;
+    atomic_fetch_add_explicit(&requests[r][m][s], 1, memory_order_relaxed);
+    size_t b = 0;
+    while (b < N_BUCKETS && seconds > BUCKETS[b])
+        b++;
+    atomic_fetch_add_explicit(&hist[r][b], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&hist_sum_ns[r], (unsigned long long)(seconds * 1e9), memory_order_relaxed);
+}
+
+void metrics_solve(unsigned i)
+{
+    if (i < MAX_SOLVERS)
+        atomic_fetch_add_explicit(&solves[i], 1, memory_order_relaxed);
+}
+
+void metrics_sweep_points(unsigned long long n) { atomic_fetch_add_explicit(&sweep_points, n, memory_order_relaxed); }
+
+void metrics_inflight(int delta) { atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed); }
+
+long metrics_inflight_now(void) { return atomic_load(&inflight); }
+
+static long resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, rss = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
+            rss = 0;
+        fclose(f);
+    }
+    return rss * sysconf(_SC_PAGESIZE);
+}
+
+void metrics_render(strbuf *b)
+{
+    sb_puts(b, "# HELP mlsysd_http_requests_total HTTP requests by route template, method and status.\n"
+               "# TYPE mlsysd_http_requests_total counter\n");
+    for (int r = 0; r < R__N; r++)
+        for (int m = 0; m < M__N; m++)
+            for (size_t s = 0; s < N_STATUS; s++) {
+                unsigned long long n = atomic_load_explicit(&requests[r][m][s], memory_order_relaxed);
+                if (!n)
+                    continue;
+                char st[8];
+                if (STATUSES[s])
+                    snprintf(st, sizeof st, "%d", STATUSES[s]);
+                else
+                    snprintf(st, sizeof st, "other");
+                sb_printf(b, "mlsysd_http_requests_total{route=\"%s\",method=\"%s\",status=\"%s\"} %llu\n", ROUTES[r],
+                          METHODS[m], st, n);
+            }
+    sb_puts(b, "# HELP mlsysd_http_request_duration_seconds Time from request start to response queued.\n"
+               "# TYPE mlsysd_http_request_duration_seconds histogram\n");
+    for (int r = 0; r < R__N; r++) {
+        unsigned long long cum = 0, counts[N_BUCKETS + 1];
+        for (size_t i = 0; i <= N_BUCKETS; i++) {
+            counts[i] = atomic_load_explicit(&hist[r][i], memory_order_relaxed);
+            cum += counts[i];
+        }
+        if (!cum)
+            continue;
+        unsigned long long run = 0;
+        for (size_t i = 0; i < N_BUCKETS; i++) {
+            run += counts[i];
+            sb_printf(b, "mlsysd_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n", ROUTES[r],
+                      BUCKETS[i], run);
+        }
+        sb_printf(b, "mlsysd_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", ROUTES[r], cum);
+        sb_printf(b, "mlsysd_http_request_duration_seconds_sum{route=\"%s\"} %.9f\n", ROUTES[r],
+                  (double)atomic_load(&hist_sum_ns[r]) / 1e9);
+        sb_printf(b, "mlsysd_http_request_duration_seconds_count{route=\"%s\"} %llu\n", ROUTES[r], cum);
+    }
+    sb_puts(b, "# HELP mlsysd_solves_total Solver runs (one per /solve, one per sweep point).\n"
+               "# TYPE mlsysd_solves_total counter\n");
+    for (size_t i = 0; i < solver_count() && i < MAX_SOLVERS; i++)
+        sb_printf(b, "mlsysd_solves_total{solver=\"%s\"} %llu\n", solver_at(i)->name,
+                  atomic_load_explicit(&solves[i], memory_order_relaxed));
+    sb_printf(b, "# HELP mlsysd_sweep_points_total Points computed by sweeps.\n# TYPE mlsysd_sweep_points_total counter\n"
+                 "mlsysd_sweep_points_total %llu\n",
+              atomic_load(&sweep_points));
+    sb_printf(b, "# HELP mlsysd_http_requests_in_flight Requests being handled now.\n"
+                 "# TYPE mlsysd_http_requests_in_flight gauge\nmlsysd_http_requests_in_flight %ld\n",
+              atomic_load(&inflight));
+    sb_printf(b, "# HELP mlsysd_build_info Build information.\n# TYPE mlsysd_build_info gauge\n"
+                 "mlsysd_build_info{version=\"%s\",revision=\"%s\"} 1\n",
+              MLSYSD_VERSION, MLSYSD_GIT_REVISION);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+                 (double)ru.ru_stime.tv_usec / 1e6;
+    sb_printf(b, "# HELP process_cpu_seconds_total User and system CPU time.\n# TYPE process_cpu_seconds_total counter\n"
+                 "process_cpu_seconds_total %.6f\n",
+              cpu);
+    sb_printf(b, "# HELP process_resident_memory_bytes Resident set size.\n# TYPE process_resident_memory_bytes gauge\n"
+                 "process_resident_memory_bytes %ld\n",
+              resident_bytes());
+    sb_printf(b, "# HELP process_start_time_seconds Start time since the Unix epoch.\n"
+                 "# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %.3f\n",
+              start_time);
+}

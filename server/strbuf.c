@@ -1,0 +1,150 @@
+/* strbuf.c - see strbuf.h. */
+#include "server/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/numfmt.h"
+
+void sb_init(strbuf *b) { memset(b, 0, sizeof *b); }
+
+void sb_free(strbuf *b)
+{
+    free(b->data);
+    sb_init(b);
+}
+
+void sb_reset(strbuf *b)
+{
+    b->len = 0;
+    if (b->data)
+        b->data[0] = '\0';
+}
+
+static bool sb_reserve(strbuf *b, size_t extra)
+{
+    if (b->oom)
+        return false;
+    if (b->len + extra + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    char *d = realloc(b->data, cap);
+    if (!d) {
+        b->oom = true;
+        return false;
+    }
+    b->data = d;
+    b->cap = cap;
+    return true;
+}
+
+void sb_append(strbuf *b, const char *s, size_t n)
+{
+    if (!sb_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void sb_puts(strbuf *b, const char *s) { sb_append(b, s, strlen(s)); }
+
+void sb_putc(strbuf *b, char c) { sb_append(b, &c, 1); }
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char tmp[256];
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof tmp) {
+        sb_append(b, tmp, (size_t)n);
+        return;
+    }
+    if (!sb_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void sb_number(strbuf *b, double v)
+{
+    char tmp[40];
+    int n = fmt_double(tmp, sizeof tmp, v);
+    sb_append(b, tmp, (size_t)n);
+}
+
+/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t n;
+    unsigned min;
+    unsigned cp;
+    if ((s[0] & 0xE0) == 0xC0) { n = 2; cp = s[0] & 0x1F; min = 0x80; }
+    else if ((s[0] & 0xF0) == 0xE0) { n = 3; cp = s[0] & 0x0F; min = 0x800; }
+    else if ((s[0] & 0xF8) == 0xF0) { n = 4; cp = s[0] & 0x07; min = 0x10000; }
+    else return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+void sb_json_string(strbuf *b, const char *s)
+{
+    sb_putc(b, '"');
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    while (*p) {
+        const unsigned char *run = p;
+        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+            p++;
+        if (p > run)
+            sb_append(b, (const char *)run, (size_t)(p - run));
+        if (!*p)
+            break;
+        unsigned char c = *p;
+        if (c == '"') { sb_puts(b, "\\\""); p++; }
+        else if (c == '\\') { sb_puts(b, "\\\\"); p++; }
+        else if (c == '\n') { sb_puts(b, "\\n"); p++; }
+        else if (c == '\r') { sb_puts(b, "\\r"); p++; }
+        else if (c == '\t') { sb_puts(b, "\\t"); p++; }
+        else if (c < 0x20) { sb_printf(b, "\\u%04x", c); p++; }
+        else {
+            size_t n = utf8_len(p);
+            if (n == 0) {
+                sb_puts(b, "\\ufffd");
+                p++;
+            } else {
+                sb_append(b, (const char *)p, n);
+                p += n;
+            }
+        }
+    }
+    sb_putc(b, '"');
+}
+
+char *sb_detach(strbuf *b, size_t *len)
+{
+    if (!b->data)
+        sb_reserve(b, 0);
+    char *d = b->data;
+    if (len)
+        *len = b->len;
+    sb_init(b);
+    return d;
+}

@@ -1,0 +1,28 @@
+/* strbuf.h - a growable byte buffer for building responses. */
+#ifndef MLSYSD_STRBUF_H
+#define MLSYSD_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    char *data;
+    size_t len, cap;
+    bool oom;   /* an allocation failed: contents are truncated */
+} strbuf;
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_reset(strbuf *b);
+void sb_append(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_putc(strbuf *b, char c);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Shortest round-trip number; non-finite -> null. */
+void sb_number(strbuf *b, double v);
+/* A JSON string literal with escapes (input must be UTF-8; invalid bytes become U+FFFD). */
+void sb_json_string(strbuf *b, const char *s);
+/* Take ownership of the data (NUL-terminated); b is reset. */
+char *sb_detach(strbuf *b, size_t *len);
+
+#endif

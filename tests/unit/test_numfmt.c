@@ -1,0 +1,308 @@
+/* test_numfmt.c - fmt_double (JSON numbers that round-trip) and fmt_pyrepr
+ * (Python 3 repr(float), which mlsysim's f-string messages print).
+ * The expected repr strings below were produced by CPython 3. */
+#include <criterion/criterion.h>
+
+#include <locale.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/numfmt.h"
+
+typedef struct {
+    double v;
+    const char *s;
+} fmt_case;
+
+static const fmt_case PYREPR[] = {
+    {0.0, "0.0"},
+    {-0.0, "-0.0"},
+    {1e-09, "1e-09"},
+    {1.0, "1.0"},
+    {0.1, "0.1"},
+    {2039.0000000000002, "2039.0000000000002"},
+    {1e16, "1e+16"},
+    {1234567890123456.0, "1234567890123456.0"},
+    {12345678901234567.0, "1.2345678901234568e+16"},
+    {0.0001, "0.0001"},
+    {0.00001, "1e-05"},
+    {-1.5, "-1.5"},
+    {5e-324, "5e-324"},
+    {1.7976931348623157e+308, "1.7976931348623157e+308"},
+    {-1.7976931348623157e+308, "-1.7976931348623157e+308"},
+    {2.2250738585072014e-308, "2.2250738585072014e-308"},
+    {1.1125369292536007e-308, "1.1125369292536007e-308"},
+    {1.5e-323, "1.5e-323"},
+    {1e22, "1e+22"},
+    {1e23, "1e+23"},
+    {9007199254740992.0, "9007199254740992.0"},
+    {9999999999999998.0, "9999999999999998.0"},
+    {1e15, "1000000000000000.0"},
+    {1.5e16, "1.5e+16"},
+    {0.3, "0.3"},
+    {0.1 + 0.2, "0.30000000000000004"},
+    {1.0 / 3, "0.3333333333333333"},
+    {2.0 / 3, "0.6666666666666666"},
+    {1.1 * 1.1, "1.2100000000000002"},
+    {100.0, "100.0"},
+    {256.0, "256.0"},
+    {123456789012345.0, "123456789012345.0"},
+    {312000000000000.0, "312000000000000.0"},
+    {0.515, "0.515"},
+    {13.971410256410255, "13.971410256410255"},
+    {5e-05, "5e-05"},
+    {3.0000000000000004e-05, "3.0000000000000004e-05"},
+    {0.00724, "0.00724"},
+    {4100000000.0, "4100000000.0"},
+    {1e-07, "1e-07"},
+    {123.456, "123.456"},
+    {-0.0001, "-0.0001"},
+    {2.5e-05, "2.5e-05"},
+    {1e100, "1e+100"},
+    {1e-100, "1e-100"},
+    {6.02214076e23, "6.02214076e+23"},
+    {299792458.0, "299792458.0"},
+    {4.35, "4.35"},
+    {8.98846567431158e+307, "8.98846567431158e+307"},
+    {9.5367431640625e-07, "9.5367431640625e-07"},
+    {1e21, "1e+21"},
+    /* Powers of two whose rounding interval is lopsided: the correctly
+     * rounded 16-digit string misses, its upper neighbour is Python's. */
+    {0x1p-97, "6.310887241768095e-30"},
+    {0x1p-140, "7.174648137343064e-43"},
+    {0x1p405, "8.263199609878108e+121"},
+    {-0x1p89, "-6.189700196426902e+26"},
+};
+
+Test(numfmt, pyrepr_table)
+{
+    char buf[64];
+    for (size_t i = 0; i < sizeof PYREPR / sizeof PYREPR[0]; i++) {
+        int n = fmt_pyrepr(buf, sizeof buf, PYREPR[i].v);
+        cr_expect_str_eq(buf, PYREPR[i].s, "repr(%a)", PYREPR[i].v);
+        cr_expect_eq(n, (int)strlen(buf));
+    }
+}
+
+Test(numfmt, pyrepr_non_finite)
+{
+    char buf[32];
+    fmt_pyrepr(buf, sizeof buf, INFINITY);
+    cr_expect_str_eq(buf, "inf");
+    fmt_pyrepr(buf, sizeof buf, -INFINITY);
+    cr_expect_str_eq(buf, "-inf");
+    fmt_pyrepr(buf, sizeof buf, NAN);
+    cr_expect_str_eq(buf, "nan");
+    fmt_pyrepr(buf, sizeof buf, -NAN);
+    cr_expect_str_eq(buf, "nan");
+}
+
+Test(numfmt, pyrepr_integers_keep_point_zero)
+{
+    char buf[64], want[64];
+    for (int k = 0; k < 16; k++) {
+        double v = pow(10, k);
+        fmt_pyrepr(buf, sizeof buf, v);
+        snprintf(want, sizeof want, "%.0f.0", v);
+        cr_expect_str_eq(buf, want);
+    }
+}
+
+static const fmt_case DOUBLE[] = {
+    {256.0, "256"},
+    {0.0, "0"},
+    {-0.0, "-0"},
+    {1.0, "1"},
+    {-1.5, "-1.5"},
+    {0.1, "0.1"},
+    {0.515, "0.515"},
+    {13.971410256410255, "13.971410256410255"},
+    {1e-09, "1e-09"},
+    {0.0001, "0.0001"},
+    {0.00001, "1e-05"},
+    {312000000000000.0, "312000000000000"},
+    {1e15, "1e+15"},
+    {1e16, "1e+16"},
+    {1234567890123456.0, "1234567890123456"},
+    {12345678901234567.0, "12345678901234568"},
+    {2039.0000000000002, "2039.0000000000002"},
+    {5e-324, "5e-324"},
+    {1.7976931348623157e+308, "1.7976931348623157e+308"},
+    {0.1 + 0.2, "0.30000000000000004"},
+    {85899345920.0, "85899345920"},
+};
+
+Test(numfmt, double_table)
+{
+    char buf[64];
+    for (size_t i = 0; i < sizeof DOUBLE / sizeof DOUBLE[0]; i++) {
+        int n = fmt_double(buf, sizeof buf, DOUBLE[i].v);
+        cr_expect_str_eq(buf, DOUBLE[i].s, "fmt_double(%a)", DOUBLE[i].v);
+        cr_expect_eq(n, (int)strlen(buf));
+    }
+}
+
+Test(numfmt, double_non_finite_is_null)
+{
+    char buf[32];
+    fmt_double(buf, sizeof buf, INFINITY);
+    cr_expect_str_eq(buf, "null");
+    fmt_double(buf, sizeof buf, -INFINITY);
+    cr_expect_str_eq(buf, "null");
+    fmt_double(buf, sizeof buf, NAN);
+    cr_expect_str_eq(buf, "null");
+}
+
+/* RFC 8259 number: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)? */
+static bool json_number(const char *s)
+{
+    if (*s == '-')
+        s++;
+    if (*s == '0')
+        s++;
+    else if (*s >= '1' && *s <= '9')
+        while (*s >= '0' && *s <= '9')
+            s++;
+    else
+        return false;
+    if (*s == '.') {
+        s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!(*s >= '0' && *s <= '9'))
+            return false;
+        while (*s >= '0' && *s <= '9')
+            s++;
+    }
+    return *s == '\0';
+}
+
+/* Significant digits of a formatted number: "100.0" has 1, "0.00724" 3. */
+static int sig_digits(const char *s)
+{
+    int first = -1, last = -1, pos = 0;
+    for (; *s && *s != 'e'; s++) {
+        if (*s < '0' || *s > '9')
+            continue;
+        if (*s != '0') {
+            if (first < 0)
+                first = pos;
+            last = pos;
+        }
+        pos++;
+    }
+    return first < 0 ? 0 : last - first + 1;
+}
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Random bit patterns (all exponents, subnormals, powers of two) and random
+ * short decimals: both formats parse back to the identical double. */
+Test(numfmt, round_trip_random)
+{
+    char d[64], r[64], g[64];
+    for (int i = 0; i < 200000; i++) {
+        uint64_t bits = rng();
+        switch (i % 4) {
+        case 1: /* powers of two: the lopsided-interval cases */
+            bits &= 0xFFF0000000000000ull;
+            break;
+        case 2: /* subnormals */
+            bits &= 0x800FFFFFFFFFFFFFull;
+            break;
+        case 3: { /* short decimals like 7.24e-3 */
+            char t[32];
+            snprintf(t, sizeof t, "%llue%d", (unsigned long long)(bits % 100000), (int)(rng() % 80) - 40);
+            double x = strtod(t, NULL);
+            memcpy(&bits, &x, sizeof bits);
+            break;
+        }
+        default:
+            break;
+        }
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        if (!isfinite(v))
+            continue;
+        int nd = fmt_double(d, sizeof d, v);
+        int nr = fmt_pyrepr(r, sizeof r, v);
+        cr_assert_eq(nd, (int)strlen(d));
+        cr_assert_eq(nr, (int)strlen(r));
+        double pd = strtod(d, NULL), pr = strtod(r, NULL);
+        cr_assert(memcmp(&pd, &v, sizeof v) == 0, "fmt_double(%a) = %s", v, d);
+        cr_assert(memcmp(&pr, &v, sizeof v) == 0, "fmt_pyrepr(%a) = %s", v, r);
+        cr_assert(json_number(d), "fmt_double(%a) = %s is not a JSON number", v, d);
+        /* Never longer than the first of %.15g/%.16g/%.17g that round-trips. */
+        for (int p = 15; p <= 17; p++) {
+            snprintf(g, sizeof g, "%.*g", p, v);
+            if (strtod(g, NULL) == v)
+                break;
+        }
+        cr_assert(strlen(d) <= strlen(g), "fmt_double(%a) = %s, %%g gives %s", v, d, g);
+        cr_assert(sig_digits(r) <= 17);
+        /* One digit fewer never round-trips (shortest). */
+        int sd = sig_digits(r);
+        if (sd > 1) {
+            snprintf(g, sizeof g, "%.*e", sd - 2, v);
+            cr_assert(strtod(g, NULL) != v, "fmt_pyrepr(%a) = %s but %s also round-trips", v, r, g);
+        }
+    }
+}
+
+Test(numfmt, small_buffers_truncate)
+{
+    char buf[8];
+    memset(buf, 'Z', sizeof buf);
+    int n = fmt_double(buf, 4, 13.971410256410255);
+    cr_expect_eq(n, 3);
+    cr_expect_str_eq(buf, "13.");
+    n = fmt_pyrepr(buf, 4, 2039.0000000000002);
+    cr_expect_eq(n, 3);
+    cr_expect_str_eq(buf, "203");
+    n = fmt_pyrepr(buf, 1, 1.0);
+    cr_expect_eq(n, 0);
+    cr_expect_str_eq(buf, "");
+    buf[0] = 'Z';
+    n = fmt_double(buf, 0, 1.0);
+    cr_expect_eq(n, 0);
+    cr_expect_eq(buf[0], 'Z');
+}
+
+/* A locale with a decimal comma must not leak into the output. Criterion
+ * runs each test in its own process, so setlocale here affects no other
+ * test. Skipped where no such locale is installed. */
+Test(numfmt, locale_independent)
+{
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "ru_RU.UTF-8"};
+    const char *got = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    if (!got)
+        cr_skip_test("no decimal-comma locale installed");
+    char buf[64];
+    fmt_pyrepr(buf, sizeof buf, 2039.0000000000002);
+    cr_expect_str_eq(buf, "2039.0000000000002");
+    fmt_pyrepr(buf, sizeof buf, 1.5e-9);
+    cr_expect_str_eq(buf, "1.5e-09");
+    fmt_double(buf, sizeof buf, 0.515);
+    cr_expect_str_eq(buf, "0.515");
+    setlocale(LC_NUMERIC, "C");
+}
