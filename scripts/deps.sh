@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# deps.sh - install the Debian 12 packages mlsysd needs, only those missing.
+#   scripts/deps.sh build   # compiler, CMake, libmicrohttpd, jansson, libyaml
+#   scripts/deps.sh test    # + Criterion, libcurl, clang (fuzzing, sanitizers), jq, wrk, valgrind
+set -euo pipefail
+want=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev)
+if [ "${1:-build}" = test ]; then
+  want+=(libcriterion-dev libcurl4-openssl-dev clang libclang-rt-14-dev jq wrk valgrind curl python3)
+fi
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "deps: installing ${missing[*]}" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

