@@ -59,6 +59,8 @@ static const char *const section_names[N_KINDS] = {"hardware", "models"};
 static const char *const kind_words[N_KINDS] = {"hardware", "model"};
 static const char *const id_prefix[N_KINDS] = {"Hardware", "Models"};
 
+static const char OVERLAY_NOTE[] = "edition tutorial (catalog/data/edition_tutorial.json)";
+
 static const char CURRENT_DESCRIPTION[] =
     "The newest upstream mlsysim catalog values: the top-level value of each entry as read "
     "from the mlsysim YAML registries (each entry's \"source\" names the file and commit).";
@@ -307,6 +309,13 @@ static int check_top(const src_file *f, const json_t *root)
     return 0;
 }
 
+/* Where entry i of a section is in the text; only computed for a message
+ * (it rescans the text). */
+static int entry_line(const src_file *f, catalog_kind k, size_t i)
+{
+    return cat_text_entry_line(f->text, f->len, section_names[k], (long)i);
+}
+
 /* Add every entry of one section of a file to the editions in `eds`. */
 static int add_section(catalog *c, int eds, catalog_kind k, json_t *root, const src_file *f,
                        bool fill_defaults)
@@ -320,13 +329,21 @@ static int add_section(catalog *c, int eds, catalog_kind k, json_t *root, const 
     size_t i;
     json_t *entry;
     json_array_foreach(arr, i, entry) {
-        int line = cat_text_entry_line(f->text, f->len, section_names[k], (long)i);
         if (!json_is_object(entry))
-            return load_fail(f, line, "%s entry #%zu: expected an object", kind_words[k], i);
+            return load_fail(f, entry_line(f, k, i), "%s entry #%zu: expected an object",
+                             kind_words[k], i);
         const char *key = json_string_value(json_object_get(entry, "key"));
         if (fill_defaults && key != NULL) {
-            /* An added entry needs a path and a group for /catalog; say
-             * which file it came from unless it says so itself. */
+            /* An entry needs a path and a group for /catalog: a replacement
+             * keeps those of the entry it replaces (so "Hardware.Cloud.A100"
+             * and the legacy aliases still find it), a new one is filed
+             * under "Custom". Say which file it came from unless it says so
+             * itself. */
+            long old = find_linear(&c->ed[0], k, key, true);
+            if (old >= 0 && json_object_get(entry, "group") == NULL)
+                json_object_set(entry, "group", json_object_get(c->ed[0].js[k][old], "group"));
+            if (old >= 0 && json_object_get(entry, "id") == NULL)
+                json_object_set_new(entry, "id", json_string(rec_id(&c->ed[0], k, (size_t)old)));
             if (json_object_get(entry, "group") == NULL)
                 json_object_set_new(entry, "group", json_string("Custom"));
             if (json_object_get(entry, "id") == NULL) {
@@ -345,12 +362,12 @@ static int add_section(catalog *c, int eds, catalog_kind k, json_t *root, const 
         char field[128], err[512];
         if (cat_extract(k, entry, &rec, field, sizeof field, err, sizeof err) != 0) {
             if (key != NULL)
-                return load_fail(f, line, "%s \"%s\": %s", kind_words[k], key, err);
-            return load_fail(f, line, "%s entry #%zu: %s", kind_words[k], i, err);
+                return load_fail(f, entry_line(f, k, i), "%s \"%s\": %s", kind_words[k], key, err);
+            return load_fail(f, entry_line(f, k, i), "%s entry #%zu: %s", kind_words[k], i, err);
         }
         for (int e = 0; e < 2; e++)
             if ((eds & (1 << e)) && put_entry(&c->ed[e], k, entry, &rec) != 0)
-                return load_fail(f, line, "out of memory");
+                return load_fail(f, entry_line(f, k, i), "out of memory");
     }
     return 0;
 }
@@ -368,19 +385,22 @@ static int add_aliases(catalog *c, json_t *root, const src_file *f)
     const char *sec;
     json_t *tab;
     json_object_foreach(al, sec, tab) {
-        int k = strcmp(sec, "hardware") == 0 ? CAT_HARDWARE : strcmp(sec, "models") == 0 ? CAT_MODEL : -1;
+        int k = strcmp(sec, "hardware") == 0 ? CAT_HARDWARE
+                : strcmp(sec, "models") == 0   ? CAT_MODEL
+                                               : -1;
         if (k < 0 || !json_is_object(tab))
             return load_fail(f, line, "\"aliases\" has \"hardware\" and \"models\" objects "
                              "(alias -> id); got \"%s\"", sec);
         const char *alias;
         json_t *target;
         json_object_foreach(tab, alias, target) {
-            int aline = cat_text_string_line(f->text, f->len, alias);
             if (!json_is_string(target))
-                return load_fail(f, aline, "alias \"%s\": the target must be a %s id string",
+                return load_fail(f, cat_text_string_line(f->text, f->len, alias),
+                                 "alias \"%s\": the target must be a %s id string",
                                  alias, kind_words[k]);
             if (find_linear(&c->ed[0], k, json_string_value(target), false) < 0)
-                return load_fail(f, aline, "alias \"%s\": \"%s\" is not a %s entry", alias,
+                return load_fail(f, cat_text_string_line(f->text, f->len, alias),
+                                 "alias \"%s\": \"%s\" is not a %s entry", alias,
                                  json_string_value(target), kind_words[k]);
             json_object_set(c->aliases[k], alias, target);
         }
@@ -437,7 +457,8 @@ static int apply_overlay(catalog *c, const src_file *f)
             char field[128], err[512];
             json_t *n = json_copy(e->js[k][i]);
             if (n == NULL || !json_is_object(changes) ||
-                cat_merge((catalog_kind)k, n, changes, NULL, field, sizeof field, err, sizeof err) != 0) {
+                cat_merge((catalog_kind)k, n, changes, NULL, field, sizeof field, err,
+                          sizeof err) != 0) {
                 json_decref(n);
                 rc = load_fail(f, line, "%s \"%s\": %s", kind_words[k], key,
                                json_is_object(changes) ? err : "expected an object of changes");
@@ -460,14 +481,14 @@ static int apply_overlay(catalog *c, const src_file *f)
                     snprintf(pp, sizeof pp, "%.*s", (int)(dot - path), path);
                     parent = cat_path_get(n, pp);
                 }
+                const char *leaf = dot ? dot + 1 : path;
+                if (!json_is_object(json_object_get(parent, leaf)))
+                    continue; /* e.g. a precision name spelt in another case */
                 json_t *q = json_deep_copy(v);
                 if (json_object_get(q, "si_unit") == NULL)
                     json_object_set_new(q, "si_unit", json_string(siu));
-                json_object_set_new(q, "note", json_string("edition tutorial (catalog/data/edition_tutorial.json)"));
-                if (json_is_object(parent))
-                    json_object_set_new(parent, dot ? dot + 1 : path, q);
-                else
-                    json_decref(q);
+                json_object_set_new(q, "note", json_string(OVERLAY_NOTE));
+                json_object_set_new(parent, leaf, q);
             }
             json_object_set_new(n, "edition_overrides", changed);
             union {
@@ -480,7 +501,8 @@ static int apply_overlay(catalog *c, const src_file *f)
                 break;
             }
             /* Keep the derived ridge point in step with the overlaid numbers. */
-            if (k == CAT_HARDWARE && json_is_number(json_object_get(n, "ridge_point_flop_per_byte")))
+            if (k == CAT_HARDWARE &&
+                json_is_number(json_object_get(n, "ridge_point_flop_per_byte")))
                 json_object_set_new(n, "ridge_point_flop_per_byte",
                                     json_real(rec.hw.peak_flops / rec.hw.mem_bandwidth));
             put_entry(e, (catalog_kind)k, n, &rec);
@@ -611,8 +633,8 @@ static int clone_edition(catalog_edition *dst, const catalog_edition *src)
             if (grow(dst, (catalog_kind)k) != 0)
                 return -1;
             dst->js[k][i] = json_incref(src->js[k][i]);
-            memcpy(rec_at(dst, (catalog_kind)k, i), rec_at((catalog_edition *)src, (catalog_kind)k, i),
-                   rec_size((catalog_kind)k));
+            memcpy(rec_at(dst, (catalog_kind)k, i),
+                   rec_at((catalog_edition *)src, (catalog_kind)k, i), rec_size((catalog_kind)k));
             dst->n[k]++;
         }
     }

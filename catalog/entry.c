@@ -316,12 +316,19 @@ static const char *json_kind(const json_t *v)
     }
 }
 
+/* "prefix.name" (or "name"), cut to fit: paths only label messages. */
 static void join_path(char *out, size_t n, const char *prefix, const char *name)
 {
-    if (prefix == NULL || prefix[0] == '\0')
-        snprintf(out, n, "%s", name);
-    else
-        snprintf(out, n, "%s.%s", prefix, name);
+    size_t o = 0;
+    if (n == 0)
+        return;
+    for (const char *p = prefix; p != NULL && *p != '\0' && o + 1 < n; p++)
+        out[o++] = *p;
+    if (o > 0 && o + 1 < n)
+        out[o++] = '.';
+    for (const char *p = name; *p != '\0' && o + 1 < n; p++)
+        out[o++] = *p;
+    out[o] = '\0';
 }
 
 typedef struct {
@@ -422,6 +429,17 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
         const json_t *siu = json_object_get(v, "si_unit");
         if (si != NULL && !json_is_number(si))
             return fail(es, path, "\"si\" must be a number, got %s", json_kind(si));
+        /* "si" is in "si_unit" when that is given (normally the SI unit itself). */
+        double si_val = si != NULL ? json_number_value(si) : NAN;
+        if (siu != NULL) {
+            double f;
+            dimension d;
+            if (!json_is_string(siu) ||
+                units_parse_unit(json_string_value(siu), &f, &d, msg, sizeof msg) != UNITS_OK ||
+                !dim_eq(d, want))
+                return fail(es, path, "\"si_unit\" must be %s", si_unit);
+            si_val *= f;
+        }
         if (val != NULL) {
             if (!json_is_number(val))
                 return fail(es, path, "\"value\" must be a number, got %s", json_kind(val));
@@ -438,7 +456,7 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
                 return fail(es, path, "%s", msg);
             if (si != NULL) {
                 /* The file states both: they must describe the same amount. */
-                double s = json_number_value(si);
+                double s = si_val;
                 double scale = fmax(fabs(s), fabs(x));
                 if (fabs(s - x) > 1e-9 * scale) {
                     char a[40], b[40];
@@ -453,16 +471,7 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
                 x = s;
             }
         } else if (si != NULL) {
-            x = json_number_value(si);
-            if (siu != NULL) {
-                double f;
-                dimension d;
-                if (!json_is_string(siu) ||
-                    units_parse_unit(json_string_value(siu), &f, &d, msg, sizeof msg) != UNITS_OK ||
-                    !dim_eq(d, want))
-                    return fail(es, path, "\"si_unit\" must be %s", si_unit);
-                x *= f;
-            }
+            x = si_val;
         } else {
             return fail(es, path, "a quantity object needs \"value\" and \"unit\" (e.g. "
                         "{\"value\": 80, \"unit\": \"GiB\"}) or \"si\"");
@@ -669,6 +678,20 @@ static int fill_hw(walk *w, hw_node *hw)
     if ((rc = need(w, S_PEAK, "compute.peak_flops", U_FLOPS, "for hardware")) != 0 ||
         (rc = need(w, S_MEM_CAP, "memory.capacity", U_B, "for hardware")) != 0 ||
         (rc = need(w, S_MEM_BW, "memory.bandwidth", U_BPS, "for hardware")) != 0)
+        return rc;
+    /* A storage tier, host link or NVLink that is given needs its numbers:
+     * the solvers read storage.bandwidth / interconnect.bandwidth /
+     * nvlink.bandwidth whenever the object is defined (StorageTier and
+     * IOInterconnect have no defaults for them). */
+    if (w->have[S_STORAGE] &&
+        ((rc = need(w, S_STO_CAP, "storage.capacity", U_B, "when storage is given")) != 0 ||
+         (rc = need(w, S_STO_BW, "storage.bandwidth", U_BPS, "when storage is given")) != 0))
+        return rc;
+    if (w->have[S_IC] &&
+        (rc = need(w, S_IC_BW, "interconnect.bandwidth", U_BPS, "when interconnect is given")) != 0)
+        return rc;
+    if (w->have[S_NV] &&
+        (rc = need(w, S_NV_BW, "nvlink.bandwidth", U_BPS, "when nvlink is given")) != 0)
         return rc;
     hw->release_year = slot_i(w, S_YEAR);
     hw->peak_flops = w->num[S_PEAK];

@@ -114,7 +114,7 @@ int workload_training_memory(const model_t *m, const training_memory_params *p, 
         grads /= p->dp_size;
     if (p->zero_stage >= 3)
         weights /= p->dp_size;
-    double act;
+    double act = 0.0;
     if (activation_memory(m->layers, p->seq_len, p->batch_size, m->hidden_dim > 0 ? m->hidden_dim : 4096,
                           m->heads, p->bytes_per_element, p->strategy, &act, err) != 0)
         return -1;

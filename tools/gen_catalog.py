@@ -66,7 +66,8 @@ def write(path, obj):
 
 
 def main():
-    src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "catalog.json")
+    default = os.path.join(ROOT, "..", "shared", "reference", "catalog.json")
+    src = sys.argv[1] if len(sys.argv) > 1 else default
     src = os.path.abspath(src)
     with open(src, encoding="utf-8") as f:
         cat = json.load(f)

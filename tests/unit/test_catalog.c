@@ -775,6 +775,12 @@ Test(catalog, inline_wrong_dimension_or_type_is_400)
     r = resolve_hw(cur, "{\"base\": \"A100\", \"memory.capacity\": {\"value\": 40, \"unit\": \"GB\", \"si\": 41e9}}", &h);
     cr_assert_eq(r.rc, 400, "si must agree with value/unit");
     cr_assert_str_eq(r.field, "memory.capacity");
+    r = resolve_hw(cur, "{\"base\": \"A100\", \"memory.capacity\": {\"value\": 40, \"unit\": \"GB\","
+                        " \"si\": 4e10, \"si_unit\": \"B/s\"}}", &h);
+    cr_assert_eq(r.rc, 400, "si_unit of another dimension");
+    r = resolve_hw(cur, "{\"base\": \"A100\", \"memory.capacity\": {\"si\": 4e10, \"si_unit\": \"B\"}}", &h);
+    cr_assert_eq(r.rc, 0, "si alone: %s", r.err);
+    assert_q(h.mem_capacity, 4e10);
     r = resolve_hw(cur, "{\"base\": \"A100\", \"memory.capacity\": {\"value\": 40}}", &h);
     cr_assert_eq(r.rc, 400, "value without unit");
     r = resolve_hw(cur, "{\"base\": \"A100\", \"tdp\": true}", &h);
@@ -824,6 +830,15 @@ Test(catalog, inline_missing_required_is_400)
     r = resolve_hw(cur, "{\"base\": \"A100\", \"compute.peak_flops\": null}", &h);
     cr_assert_eq(r.rc, 400);
     cr_assert_str_eq(r.field, "compute.peak_flops");
+    r = resolve_hw(cur, "{\"base\": \"A100\", \"storage\": {\"bandwidth\": \"7 GB/s\"}}", &h);
+    cr_assert_eq(r.rc, 400);
+    cr_assert_str_eq(r.field, "storage.capacity");
+    r = resolve_hw(cur, "{\"base\": \"A100\", \"interconnect.bandwidth\": null}", &h);
+    cr_assert_eq(r.rc, 400);
+    cr_assert_str_eq(r.field, "interconnect.bandwidth");
+    r = resolve_hw(cur, "{\"base\": \"T4\", \"nvlink\": {\"name\": \"NVLink\"}}", &h);
+    cr_assert_eq(r.rc, 400);
+    cr_assert_str_eq(r.field, "nvlink.bandwidth");
     r = resolve_hw(cur, "{}", &h);
     cr_assert_eq(r.rc, 400);
     r = resolve_model(cur, "{\"type\": \"CNNWorkload\", \"parameters\": \"25.6 Mparam\"}", &m);
@@ -869,7 +884,9 @@ static void td_make(tmpdir *t)
 static const char *td_write(tmpdir *t, const char *name, const char *text)
 {
     cr_assert_lt(t->n, 8);
-    snprintf(t->files[t->n], sizeof t->files[0], "%s/%s", t->dir, name);
+    char path[sizeof t->files[0]];
+    snprintf(path, sizeof path, "%s/%s", t->dir, name);
+    memcpy(t->files[t->n], path, sizeof path);
     FILE *f = fopen(t->files[t->n], "w");
     cr_assert_not_null(f);
     fputs(text, f);
@@ -902,7 +919,7 @@ static const char ADD_FILE[] =
 
 static const char OVERRIDE_FILE[] =
     "{\"hardware\": [\n"
-    " {\"key\": \"A100\", \"id\": \"Hardware.Cloud.A100\", \"group\": \"Cloud\", \"name\": \"A100 40GB\",\n"
+    " {\"key\": \"a100\", \"name\": \"A100 40GB\",\n"
     "  \"compute\": {\"peak_flops\": {\"value\": 312, \"unit\": \"TFLOPs / s\"}},\n"
     "  \"memory\": {\"capacity\": \"40 GiB\", \"bandwidth\": \"1555 GB/s\"}}\n"
     "]}\n";
@@ -938,6 +955,8 @@ Test(catalog, dir_adds_and_overrides)
         const json_t *src = json_object_get(edition_hardware_json(e, (size_t)edition_find_hardware(e, "MyNPU")), "source");
         cr_assert_not_null(strstr(json_string_value(json_object_get(src, "path")), "10_add.json"));
         const hw_node *a = hw(e, "Hardware.A100");
+        cr_assert_eq(hw(e, "Hardware.Cloud.A100"), a, "a replacement keeps the path it replaces");
+        cr_assert_str_eq(a->group, "Cloud");
         cr_assert_str_eq(a->name, "A100 40GB");
         assert_q(a->mem_capacity, 40.0 * 1073741824);
         cr_assert_not(a->has_nvlink);
