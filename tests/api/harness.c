@@ -1,0 +1,319 @@
+/* harness.c - see harness.h. */
+#include "harness.h"
+
+#include <criterion/criterion.h>
+#include <criterion/hooks.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The daemon logs {"msg":"listening",...,"port":N,...} once it is bound. */
+static int read_port(const char *log_path)
+{
+    size_t len;
+    char *text = read_file(log_path, &len);
+    if (!text)
+        return 0;
+    int port = 0;
+    char *p = strstr(text, "\"msg\":\"listening\"");
+    if (p && (p = strstr(p, "\"port\":")))
+        port = atoi(p + 7);
+    free(text);
+    return port;
+}
+
+int daemon_start(daemon_t *d, const char *const *args, const char *const *env)
+{
+    static int seq;
+    memset(d, 0, sizeof *d);
+    snprintf(d->log_path, sizeof d->log_path, "/tmp/mlsysd-test-%d-%d.log", (int)getpid(), seq++);
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = MLSYSD_BINARY;
+    argv[n++] = "--port";
+    argv[n++] = "0";
+    argv[n++] = "--host";
+    argv[n++] = "127.0.0.1";
+    argv[n++] = "--drain-delay";
+    argv[n++] = "0";
+    for (int i = 0; args && args[i] && n < 62; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        for (int i = 0; env && env[i]; i++)
+            putenv((char *)env[i]);
+        execv(MLSYSD_BINARY, (char *const *)argv);
+        _exit(127);
+    }
+    d->pid = pid;
+    for (int i = 0; i < 500; i++) { /* up to 10 s (sanitizer builds start slower) */
+        int status;
+        if (waitpid(pid, &status, WNOHANG) == pid) {
+            d->pid = 0;
+            return -1;
+        }
+        d->port = read_port(d->log_path);
+        if (d->port) {
+            snprintf(d->base, sizeof d->base, "http://127.0.0.1:%d", d->port);
+            http_resp r;
+            if (http_get(d, "/healthz", &r) == 0 && r.status == 200) {
+                http_free(&r);
+                return 0;
+            }
+            http_free(&r);
+        }
+        sleep_ms(20);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    d->pid = 0;
+    return -1;
+}
+
+int daemon_stop(daemon_t *d)
+{
+    if (d->pid <= 0)
+        return -1;
+    kill(d->pid, SIGTERM);
+    for (int i = 0; i < 1500; i++) { /* up to 30 s */
+        int status;
+        pid_t w = waitpid(d->pid, &status, WNOHANG);
+        if (w == d->pid) {
+            d->pid = 0;
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        }
+        sleep_ms(20);
+    }
+    kill(d->pid, SIGKILL);
+    waitpid(d->pid, NULL, 0);
+    d->pid = 0;
+    return -1;
+}
+
+/* --- the shared daemon: started in the runner, found by the workers through the environment --- */
+
+static daemon_t g_shared;
+
+ReportHook(PRE_ALL)(struct criterion_test_set *set)
+{
+    (void)set;
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (daemon_start(&g_shared, NULL, NULL) != 0) {
+        fprintf(stderr, "harness: could not start %s\n", MLSYSD_BINARY);
+        return;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", g_shared.port);
+    setenv("MLSYSD_TEST_SHARED_PORT", buf, 1);
+    snprintf(buf, sizeof buf, "%d", (int)g_shared.pid);
+    setenv("MLSYSD_TEST_SHARED_PID", buf, 1);
+}
+
+ReportHook(POST_ALL)(struct criterion_global_stats *stats)
+{
+    (void)stats;
+    if (g_shared.pid > 0) {
+        int rc = daemon_stop(&g_shared);
+        if (rc != 0) {
+            fprintf(stderr, "harness: shared daemon exited with %d (expected 0); log %s\n", rc, g_shared.log_path);
+            exit(1);
+        }
+    }
+}
+
+const daemon_t *shared_daemon(void)
+{
+    static daemon_t d;
+    if (!d.port) {
+        const char *p = getenv("MLSYSD_TEST_SHARED_PORT");
+        cr_assert(p, "the shared daemon did not start");
+        d.port = atoi(p);
+        const char *pid = getenv("MLSYSD_TEST_SHARED_PID");
+        d.pid = pid ? atoi(pid) : 0;
+        snprintf(d.base, sizeof d.base, "http://127.0.0.1:%d", d.port);
+    }
+    return &d;
+}
+
+/* --- HTTP ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    char *data;
+    size_t len;
+} growbuf;
+
+static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ud)
+{
+    growbuf *g = ud;
+    size_t n = size * nmemb;
+    char *d = realloc(g->data, g->len + n + 1);
+    if (!d)
+        return 0;
+    memcpy(d + g->len, ptr, n);
+    g->len += n;
+    d[g->len] = '\0';
+    g->data = d;
+    return n;
+}
+
+int http_request(const daemon_t *d, const char *method, const char *path, const char *const *headers,
+                 const char *body, size_t body_len, http_resp *r)
+{
+    memset(r, 0, sizeof *r);
+    CURL *c = curl_easy_init();
+    if (!c)
+        return -1;
+    char url[2048];
+    snprintf(url, sizeof url, "%s%s", d->base, path);
+    growbuf b = {0}, h = {0};
+    struct curl_slist *hl = NULL;
+    for (int i = 0; headers && headers[i]; i++)
+        hl = curl_slist_append(hl, headers[i]);
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+    if (!strcmp(method, "HEAD"))
+        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+    if (body) {
+        curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+    }
+    if (hl)
+        curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &h);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 120L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    CURLcode rc = curl_easy_perform(c);
+    if (rc == CURLE_OK) {
+        curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+        char *ct = NULL;
+        curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct);
+        if (ct)
+            snprintf(r->content_type, sizeof r->content_type, "%s", ct);
+    }
+    curl_slist_free_all(hl);
+    curl_easy_cleanup(c);
+    r->body = b.data ? b.data : calloc(1, 1);
+    r->len = b.len;
+    r->headers = h.data ? h.data : calloc(1, 1);
+    return rc == CURLE_OK ? 0 : -1;
+}
+
+int http_get(const daemon_t *d, const char *path, http_resp *r)
+{
+    return http_request(d, "GET", path, NULL, NULL, 0, r);
+}
+
+int http_post_json(const daemon_t *d, const char *path, const char *body, http_resp *r)
+{
+    static const char *const h[] = {"Content-Type: application/json", NULL};
+    return http_request(d, "POST", path, h, body, strlen(body), r);
+}
+
+bool http_header(const http_resp *r, const char *name, char *buf, size_t n)
+{
+    size_t nl = strlen(name);
+    for (const char *p = r->headers; p && *p;) {
+        const char *eol = strstr(p, "\r\n");
+        size_t ll = eol ? (size_t)(eol - p) : strlen(p);
+        if (ll > nl && !strncasecmp(p, name, nl) && p[nl] == ':') {
+            const char *v = p + nl + 1;
+            while (*v == ' ')
+                v++;
+            size_t vl = ll - (size_t)(v - p);
+            if (vl >= n)
+                vl = n - 1;
+            memcpy(buf, v, vl);
+            buf[vl] = '\0';
+            return true;
+        }
+        if (!eol)
+            break;
+        p = eol + 2;
+    }
+    return false;
+}
+
+json_t *http_json(const http_resp *r)
+{
+    json_error_t e;
+    return json_loadb(r->body, r->len, 0, &e);
+}
+
+void http_free(http_resp *r)
+{
+    free(r->body);
+    free(r->headers);
+    memset(r, 0, sizeof *r);
+}
+
+const char *shared_dir(void)
+{
+    static char dir[512];
+    snprintf(dir, sizeof dir, "%s", MLSYSD_SHARED_DIR);
+    struct stat st;
+    char probe[600];
+    snprintf(probe, sizeof probe, "%s/golden", dir);
+    return stat(probe, &st) == 0 ? dir : NULL;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t k;
+    while (buf && (k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (cap - n < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = '\0';
+        if (len)
+            *len = n;
+    }
+    return buf;
+}
+
+bool close_enough(double got, double want) { return fabs(got - want) <= 1e-9 * fabs(want) + 1e-12; }
