@@ -29,7 +29,8 @@ COPY . .
 # RUN_TESTS=0 skips the test suite (not recommended; CI always runs it).
 # The golden-parity tests look for ../shared (/shared here), which is absent, so they skip.
 ARG RUN_TESTS=1
-RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+ARG REVISION=unknown
+RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMLSYSD_GIT_REV="${REVISION}" \
  && cmake --build build -j"$(nproc)" \
  && if [ "$RUN_TESTS" = 1 ]; then ctest --test-dir build --output-on-failure; fi \
  && install -D -m 0755 -s build/mlsysd /out/usr/local/bin/mlsysd \

@@ -34,7 +34,8 @@ build_and_ctest() {
     ctest --test-dir "$dir" --output-on-failure
 }
 
-unit_and_api() { build_and_ctest build -DCMAKE_BUILD_TYPE=Debug; }
+# RelWithDebInfo: optimisation turns on warnings (-Wformat-truncation, ...) that Debug misses.
+unit_and_api() { build_and_ctest build -DCMAKE_BUILD_TYPE=RelWithDebInfo; }
 sanitizers() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     build_and_ctest build-asan -DCMAKE_BUILD_TYPE=Debug -DMLSYSD_SANITIZE=ON -DCMAKE_C_COMPILER=clang
@@ -44,6 +45,7 @@ tutorial() { tests/docs/check_tutorial.sh build/mlsysd && DOC=docs/pipeline.md t
 stage unit-api unit_and_api
 stage sanitizers sanitizers
 stage tutorial tutorial
+stage container bash tests/container/run.sh
 
 echo "stages: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed stages: ${failed_names[*]}"; exit 1; }
