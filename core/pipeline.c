@@ -71,16 +71,29 @@ static const output_desc OUTPUTS[O_N] = {
     [O_PER_WORKER] = {"per_worker_throughput", OUT_NUMBER, "GB/s", "Throughput of one CPU worker", false, false},
 };
 
-/* Smallest whole n with n * per_worker >= need, exactly as written (a plain
- * ceil(need / per_worker) can be one off when the quotient rounds). */
-static double workers_needed(double need, double per_worker)
+/* Smallest whole n for which n workers stop the CPU binding, judged by the
+ * same test run_pipeline() applies (T_cpu = bytes / (n x per_worker) > T_acc
+ * binds). In exact arithmetic that is n x per_worker >= bytes / T_acc; in
+ * binary64 the product, the quotient and ceil(demand / per_worker) can each be
+ * one off at an exact multiple, and then a sweep over cpu_workers would see the
+ * binding stage change one worker away from workers_needed. So start at the
+ * ceil and step to the boundary of the binding test itself. */
+static double workers_needed(double bytes, double t_acc, double per_worker)
 {
-    if (!(need > 0))
+    if (!(bytes > 0) || !(t_acc > 0))
         return 0;
-    double n = ceil(need / per_worker);
-    while (n > 1 && (n - 1) * per_worker >= need)
+    double n = ceil(bytes / t_acc / per_worker);
+    /* Past 2^53 (or at infinity) n - 1 == n: the exact-step loops below
+     * would never end (found by fuzz_query), and there is nothing to adjust. */
+    if (!(n < 9007199254740992.0))
+        return n;
+    if (n < 1)
+        n = 1;
+    /* Rounding moves the boundary by at most an ulp or two of the quotient:
+     * a few steps suffice; the bound only guards against the unforeseen. */
+    for (int i = 0; i < 8 && n > 1 && !(bytes / ((n - 1) * per_worker) > t_acc); i++)
         n -= 1;
-    while (n * per_worker < need)
+    for (int i = 0; i < 8 && bytes / (n * per_worker) > t_acc; i++)
         n += 1;
     return n;
 }
@@ -156,7 +169,7 @@ static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_err
     out_bool(out, O_STORAGE_STALLED, util > 1.0);
     out_num(out, O_CPU, cpu / 1e9);
     out_num(out, O_CPU_NEEDED, demand / 1e9);
-    out_int(out, O_WORKERS_NEEDED, workers_needed(demand, per_worker));
+    out_int(out, O_WORKERS_NEEDED, workers_needed(bytes, t_acc, per_worker));
     out_num(out, O_PER_WORKER, per_worker / 1e9);
     return 0;
 }

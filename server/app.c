@@ -307,7 +307,8 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
                 skip = true;
         if (skip)
             continue;
-        char name[128];
+        char name[128], field[160];
+        snprintf(field, sizeof field, "inputs.%.140s", k); /* errors name it as POST /solve would */
         const char *dot = strchr(k, '.');
         size_t n = dot ? (size_t)(dot - k) : strlen(k);
         if (n >= sizeof name)
@@ -317,15 +318,16 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
         int idx = solver_input_index(s, name);
         if (idx < 0) {
             json_decref(o);
-            return api_fail(err, 400, "unknown-input", k, "unknown input '%.100s' for solver %s (GET /solvers/%s lists its inputs)",
-                            name, s->name, s->name);
+            return api_fail(err, 400, "unknown-input", field,
+                            "unknown input '%.100s' for solver %s (GET /solvers/%s lists its inputs)", name, s->name,
+                            s->name);
         }
         const input_desc *d = &s->inputs[idx];
         json_t *cur = json_object_get(o, name);
         if (dot) {
             if (d->kind != IN_MODEL && d->kind != IN_HARDWARE) {
                 json_decref(o);
-                return api_fail(err, 400, "unknown-input", k, "'%.100s': only model and hardware take dotted fields", k);
+                return api_fail(err, 400, "unknown-input", field, "'%.100s': only model and hardware take dotted fields", k);
             }
             if (!cur) {
                 cur = json_object();
@@ -337,7 +339,7 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
             }
             if (json_object_get(cur, dot + 1)) {
                 json_decref(o);
-                return api_fail(err, 400, "invalid-input", k, "'%.100s' is given twice", k);
+                return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
             }
             json_object_set_new(cur, dot + 1, json_string(v));
         } else {
@@ -345,7 +347,7 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
                 json_object_set_new(cur, "base", json_string(v));
             } else if (cur) {
                 json_decref(o);
-                return api_fail(err, 400, "invalid-input", k, "'%.100s' is given twice", k);
+                return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
             } else {
                 json_object_set_new(o, name, input_from_text(d, v));
             }
@@ -571,8 +573,9 @@ void app_handle(app *a, const app_request *req, app_response *resp)
     bool ok = !strcmp(r->methods, "GET") ? get : !strcmp(m, r->methods);
     if (!ok) {
         snprintf(resp->allow, sizeof resp->allow, "%s, OPTIONS", !strcmp(r->methods, "GET") ? "GET, HEAD" : r->methods);
-        char detail[200];
-        snprintf(detail, sizeof detail, "%.10s is not allowed on %s; allowed: %s", m, r->prefix, resp->allow);
+        char detail[300];
+        /* the request's path: a {param} route's prefix ("/solve/") would read as a typo */
+        snprintf(detail, sizeof detail, "%.10s is not allowed on %.120s; allowed: %s", m, req->path, resp->allow);
         fail(resp, req, 405, "method-not-allowed", "", detail);
         return;
     }

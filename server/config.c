@@ -1,6 +1,8 @@
-/* config.c - see config.h. One table drives flags, env vars and --help. */
+/* config.c - see config.h. One table drives defaults, flags, environment
+ * variables, validation and --help, so that the four cannot disagree. */
 #include "server/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,72 +12,137 @@
 
 #include "build_info.h"
 
-typedef enum { T_STR, T_INT, T_SIZE, T_LL, T_SECONDS, T_LOGLEVEL, T_FLAG } opt_type;
+typedef enum { T_STR, T_INT, T_SIZE, T_LL, T_SECONDS, T_LOGLEVEL, T_ORIGINS, T_FLAG } opt_type;
 
 typedef struct {
-    const char *flag;   /* without "--" */
-    const char *env;
+    const char *flag;     /* without "--" */
+    const char *env;      /* NULL: an action, not a setting (see --healthcheck) */
     opt_type type;
     size_t offset;
-    size_t size;        /* T_STR: buffer size */
+    size_t size;          /* T_STR, T_ORIGINS: buffer size */
     double min, max;
+    const char *def;      /* default as text, parsed like any other value; NULL = none */
+    const char *metavar;
     const char *help;
 } option;
 
 #define OFF(f) offsetof(config, f)
+#define SZ(f) sizeof(((config *)0)->f)
 static const option OPTIONS[] = {
-    {"host", "MLSYSD_HOST", T_STR, OFF(host), sizeof(((config *)0)->host), 0, 0,
-     "address to listen on (default 127.0.0.1; 0.0.0.0 in the container)"},
-    {"port", "MLSYSD_PORT", T_INT, OFF(port), 0, 0, 65535, "TCP port (default 8080; 0 picks a free one)"},
-    {"threads", "MLSYSD_THREADS", T_INT, OFF(threads), 0, 1, 256, "worker threads (default: number of CPUs)"},
-    {"catalog-dir", "MLSYSD_CATALOG_DIR", T_STR, OFF(catalog_dir), sizeof(((config *)0)->catalog_dir), 0, 0,
-     "directory of *.json catalog files that add or override entries (default: none)"},
-    {"max-body-bytes", "MLSYSD_MAX_BODY_BYTES", T_SIZE, OFF(max_body_bytes), 0, 64, 1073741824,
-     "largest request body accepted, else 413 (default 1048576)"},
-    {"sweep-max-points", "MLSYSD_SWEEP_MAX_POINTS", T_LL, OFF(sweep_max_points), 0, 1, 1e12,
-     "most points one sweep may have, else 413 (default 1000000)"},
-    {"max-connections", "MLSYSD_MAX_CONNECTIONS", T_INT, OFF(max_connections), 0, 1, 1000000,
-     "concurrent connections in total (default 1024)"},
+    {"host", "MLSYSD_HOST", T_STR, OFF(host), SZ(host), 0, 0, "127.0.0.1", "ADDR",
+     "address to listen on (an IPv4/IPv6 address or a name; the container image sets 0.0.0.0)"},
+    {"port", "MLSYSD_PORT", T_INT, OFF(port), 0, 0, 65535, "8080", "N", "TCP port; 0 picks a free one (logged)"},
+    {"threads", "MLSYSD_THREADS", T_INT, OFF(threads), 0, 0, 256, "0", "N",
+     "worker threads; 0 = one per CPU (at most 64)"},
+    {"catalog-dir", "MLSYSD_CATALOG_DIR", T_STR, OFF(catalog_dir), SZ(catalog_dir), 0, 0, "", "DIR",
+     "directory of *.json catalog files that add or override entries (empty: the embedded catalog only)"},
+    {"max-body-bytes", "MLSYSD_MAX_BODY_BYTES", T_SIZE, OFF(max_body_bytes), 0, 64, 1073741824, "1048576", "BYTES",
+     "largest request body accepted; a larger one is a 413"},
+    {"sweep-max-points", "MLSYSD_SWEEP_MAX_POINTS", T_LL, OFF(sweep_max_points), 0, 1, 1e12, "1000000", "N",
+     "most points one sweep may have; more is a 413 that states the cap"},
+    {"max-connections", "MLSYSD_MAX_CONNECTIONS", T_INT, OFF(max_connections), 0, 1, 1000000, "1024", "N",
+     "concurrent connections in total"},
     {"max-connections-per-ip", "MLSYSD_MAX_CONNECTIONS_PER_IP", T_INT, OFF(max_connections_per_ip), 0, 0, 1000000,
-     "concurrent connections from one address, 0 = no limit (default 0)"},
-    {"connection-timeout", "MLSYSD_CONNECTION_TIMEOUT", T_INT, OFF(connection_timeout), 0, 1, 86400,
-     "seconds a connection may stay idle or trickle bytes before it is closed (default 30)"},
-    {"request-timeout", "MLSYSD_REQUEST_TIMEOUT", T_SECONDS, OFF(request_timeout), 0, 0.001, 86400,
-     "seconds a sweep may compute before it is cut off (default 300)"},
-    {"cors-origins", "MLSYSD_CORS_ORIGINS", T_STR, OFF(cors_origins), sizeof(((config *)0)->cors_origins), 0, 0,
-     "comma-separated origins allowed by CORS, or * (default: none)"},
-    {"log-level", "MLSYSD_LOG_LEVEL", T_LOGLEVEL, OFF(log_level), 0, 0, 0,
-     "debug, info, warn or error (default info; request lines are info)"},
-    {"drain-delay", "MLSYSD_DRAIN_DELAY", T_SECONDS, OFF(drain_delay), 0, 0, 3600,
-     "seconds between SIGTERM (readiness 503) and refusing new connections (default 5)"},
-    {"drain-timeout", "MLSYSD_DRAIN_TIMEOUT", T_SECONDS, OFF(drain_timeout), 0, 0, 3600,
-     "seconds in-flight requests get to finish after that (default 20)"},
-    {"healthcheck", NULL, T_FLAG, OFF(healthcheck), 0, 0, 0,
-     "probe http://127.0.0.1:PORT/healthz and exit 0 if healthy, 1 if not (for container HEALTHCHECK)"},
+     "0", "N", "concurrent connections from one client address; 0 = no limit"},
+    {"connection-timeout", "MLSYSD_CONNECTION_TIMEOUT", T_INT, OFF(connection_timeout), 0, 1, 86400, "30", "SECONDS",
+     "a connection idle (or trickling bytes) this long is closed"},
+    {"request-timeout", "MLSYSD_REQUEST_TIMEOUT", T_SECONDS, OFF(request_timeout), 0, 0.001, 86400, "300", "SECONDS",
+     "longest a sweep may compute; the rest of its rows are cut off with an error row"},
+    {"cors-origins", "MLSYSD_CORS_ORIGINS", T_ORIGINS, OFF(cors_origins), SZ(cors_origins), 0, 0, "", "ORIGINS",
+     "comma-separated browser origins allowed by CORS (https://app.example.com), or * for any; empty: CORS off"},
+    {"log-level", "MLSYSD_LOG_LEVEL", T_LOGLEVEL, OFF(log_level), 0, 0, 0, "info", "LEVEL",
+     "debug, info, warn or error; one JSON line per request is logged at info"},
+    {"drain-delay", "MLSYSD_DRAIN_DELAY", T_SECONDS, OFF(drain_delay), 0, 0, 3600, "5", "SECONDS",
+     "after SIGTERM/SIGINT: time /readyz answers 503 while new connections are still served"},
+    {"drain-timeout", "MLSYSD_DRAIN_TIMEOUT", T_SECONDS, OFF(drain_timeout), 0, 0, 3600, "20", "SECONDS",
+     "then: time in-flight requests get to finish before the process exits"},
+    /* No environment variable on purpose: the container's HEALTHCHECK runs the
+     * binary with the server's own environment, and a variable that turned
+     * every start into a probe would stop the server itself from starting. */
+    {"healthcheck", NULL, T_FLAG, OFF(healthcheck), 0, 0, 0, NULL, NULL,
+     "probe http://127.0.0.1:PORT/healthz, exit 0 if healthy and 1 if not (for a container HEALTHCHECK)"},
 };
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
 
 const char *log_level_name(log_level l)
 {
     static const char *const names[] = {"debug", "info", "warn", "error"};
-    return names[l];
+    return l >= LOG_DEBUG && l <= LOG_ERROR ? names[l] : "info";
 }
 
-void config_defaults(config *c)
+/* "scheme://host[:port]" exactly as a browser sends it in Origin: no path,
+ * no trailing slash. A configured "https://app.example.com/" would never
+ * match, and CORS would fail in the browser with no hint on the server side,
+ * so such values are refused at start-up instead. */
+static bool valid_origin(const char *s, size_t n)
 {
-    memset(c, 0, sizeof *c);
-    snprintf(c->host, sizeof c->host, "127.0.0.1");
-    c->port = 8080;
-    c->threads = 0; /* resolved to the CPU count at start-up */
-    c->max_body_bytes = 1048576;
-    c->sweep_max_points = 1000000;
-    c->max_connections = 1024;
-    c->max_connections_per_ip = 0;
-    c->connection_timeout = 30;
-    c->request_timeout = 300;
-    c->log_level = LOG_INFO;
-    c->drain_delay = 5;
-    c->drain_timeout = 20;
+    size_t i = 0;
+    if (i >= n || !isalpha((unsigned char)s[i]))
+        return false;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '+' || s[i] == '-' || s[i] == '.'))
+        i++;
+    if (n - i < 3 || strncmp(s + i, "://", 3) != 0)
+        return false;
+    i += 3;
+    size_t host = i;
+    if (i < n && s[i] == '[') {
+        while (i < n && s[i] != ']')
+            if (!isxdigit((unsigned char)s[i]) && s[i] != ':' && s[i] != '.' && s[i] != '[')
+                return false;
+            else
+                i++;
+        if (i == n)
+            return false;
+        i++;
+    } else {
+        while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.'))
+            i++;
+    }
+    if (i == host)
+        return false;
+    if (i < n && s[i] == ':') {
+        size_t p = ++i;
+        while (i < n && isdigit((unsigned char)s[i]))
+            i++;
+        if (i == p || i - p > 5)
+            return false;
+    }
+    return i == n;
+}
+
+static int check_origins(const char *text, const char *src, char *msg, size_t msglen)
+{
+    if (!strcmp(text, "*") || !*text)
+        return 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        size_t n = strcspn(p, ",");
+        size_t m = n;
+        while (m && p[m - 1] == ' ')
+            m--;
+        if (m == 1 && *p == '*') {
+            snprintf(msg, msglen, "%s: * allows any origin and must be the whole value, got '%s'", src, text);
+            return -1;
+        }
+        if (m && !valid_origin(p, m)) {
+            snprintf(msg, msglen,
+                     "%s: '%.*s' is not an origin; write scheme://host[:port] with no path or trailing slash "
+                     "(e.g. https://app.example.com), or * for any",
+                     src, (int)(m > 200 ? 200 : m), p);
+            return -1;
+        }
+        p += n;
+    }
+    return 0;
+}
+
+/* Numbers are strict: no leading blanks or '+', no trailing text, so that
+ * "8080 " or "1e3" in a manifest is an error rather than a surprise. */
+static bool plain_number_start(const char *text, bool fraction)
+{
+    return isdigit((unsigned char)text[0]) || (text[0] == '-' && isdigit((unsigned char)text[1])) ||
+           (fraction && text[0] == '.' && isdigit((unsigned char)text[1]));
 }
 
 static int set_value(config *c, const option *o, const char *src, const char *text, char *msg, size_t msglen)
@@ -84,19 +151,23 @@ static int set_value(config *c, const option *o, const char *src, const char *te
     char *end;
     switch (o->type) {
     case T_STR:
+    case T_ORIGINS:
         if (strlen(text) >= o->size) {
             snprintf(msg, msglen, "%s: value is too long (at most %zu characters)", src, o->size - 1);
             return -1;
         }
+        if (o->type == T_ORIGINS && check_origins(text, src, msg, msglen) != 0)
+            return -1;
         memcpy(field, text, strlen(text) + 1);
         return 0;
     case T_INT:
     case T_SIZE:
     case T_LL: {
         errno = 0;
-        long long v = strtoll(text, &end, 10);
-        if (!*text || *end || errno || v < (long long)o->min || (double)v > o->max) {
-            snprintf(msg, msglen, "%s: expected a whole number in [%.0f, %.0f], got '%s'", src, o->min, o->max, text);
+        long long v = plain_number_start(text, false) ? strtoll(text, &end, 10) : 0;
+        if (!plain_number_start(text, false) || *end || errno || v < (long long)o->min || (double)v > o->max) {
+            snprintf(msg, msglen, "%s: expected a whole number in [%.0f, %.0f], got '%.100s'", src, o->min, o->max,
+                     text);
             return -1;
         }
         if (o->type == T_INT)
@@ -109,9 +180,9 @@ static int set_value(config *c, const option *o, const char *src, const char *te
     }
     case T_SECONDS: {
         errno = 0;
-        double v = strtod(text, &end);
-        if (!*text || *end || errno || !isfinite(v) || v < o->min || v > o->max) {
-            snprintf(msg, msglen, "%s: expected seconds in [%g, %g], got '%s'", src, o->min, o->max, text);
+        double v = plain_number_start(text, true) ? strtod(text, &end) : 0;
+        if (!plain_number_start(text, true) || *end || errno || !isfinite(v) || v < o->min || v > o->max) {
+            snprintf(msg, msglen, "%s: expected seconds in [%g, %g], got '%.100s'", src, o->min, o->max, text);
             return -1;
         }
         *(double *)field = v;
@@ -124,7 +195,7 @@ static int set_value(config *c, const option *o, const char *src, const char *te
                 return 0;
             }
         }
-        snprintf(msg, msglen, "%s: expected debug, info, warn or error, got '%s'", src, text);
+        snprintf(msg, msglen, "%s: expected debug, info, warn or error, got '%.100s'", src, text);
         return -1;
     case T_FLAG:
         *(bool *)field = true;
@@ -133,25 +204,63 @@ static int set_value(config *c, const option *o, const char *src, const char *te
     return -1;
 }
 
-void config_print_help(const char *prog)
+void config_defaults(config *c)
 {
-    printf("mlsysd %s - ML-systems capacity answers over HTTP (the MLSys-im solvers, in C)\n\n", MLSYSD_VERSION);
-    printf("Usage: %s [options]\n\nEvery option can also be set from its environment variable; a flag wins.\n\n",
-           prog);
+    memset(c, 0, sizeof *c);
+    char msg[256];
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (OPTIONS[i].def && set_value(c, &OPTIONS[i], "default", OPTIONS[i].def, msg, sizeof msg) != 0)
+            abort(); /* a bad default in the table is a programming error */
+}
+
+void config_write_help(FILE *f, const char *prog)
+{
+    fprintf(f, "mlsysd %s - ML-systems capacity answers over HTTP (the MLSys-im solvers, in C)\n\n", MLSYSD_VERSION);
+    fprintf(f, "Usage: %s [options]\n\n", prog);
+    fprintf(f, "Every setting comes from its flag (--name VALUE or --name=VALUE) or from its environment\n"
+               "variable; the flag wins, and an empty variable counts as unset. An invalid value stops\n"
+               "start-up with exit code 2 and a message that names the setting.\n\nSettings:\n");
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const option *o = &OPTIONS[i];
-        char left[64];
-        snprintf(left, sizeof left, "--%s%s", o->flag, o->type == T_FLAG ? "" : " VALUE");
-        printf("  %-34s %s\n", left, o->help);
-        if (o->env)
-            printf("  %-34s   env: %s\n", "", o->env);
+        if (!o->env)
+            continue;
+        fprintf(f, "  --%s %s\n      env %s, default %s%s%s\n      %s\n", o->flag, o->metavar, o->env,
+                *o->def ? "" : "'", *o->def ? o->def : "", *o->def ? "" : "' (empty)", o->help);
     }
-    printf("  %-34s %s\n  %-34s %s\n", "--help", "this text", "--version", "print the version and exit");
-    printf("\nEndpoints: /solve /sweep /solvers /catalog /healthz /livez /readyz /metrics /version /openapi.yaml\n");
+    fprintf(f, "\nActions:\n");
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (!OPTIONS[i].env)
+            fprintf(f, "  --%-14s %s\n", OPTIONS[i].flag, OPTIONS[i].help);
+    fprintf(f, "  --%-14s %s\n  --%-14s %s\n", "help", "print this text and exit", "version",
+            "print the version and git revision and exit");
+    fprintf(f, "\nSignals: SIGTERM or SIGINT drain and stop (exit 0); a second one stops at once.\n");
+    fprintf(f, "Endpoints: /solve /sweep /solvers /catalog /healthz /livez /readyz /metrics /version\n"
+               "           /openapi.yaml /openapi.json (the full contract)\n");
+}
+
+void config_print_help(const char *prog) { config_write_help(stdout, prog); }
+
+static const option *find_flag(const char *name, size_t nlen)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (strlen(OPTIONS[i].flag) == nlen && !strncmp(OPTIONS[i].flag, name, nlen))
+            return &OPTIONS[i];
+    return NULL;
 }
 
 config_result config_parse(config *c, int argc, char **argv, char *msg, size_t msglen)
 {
+    /* --help and --version work even when the environment holds a bad value. */
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+            config_print_help(argv[0]);
+            return CONFIG_EXIT_OK;
+        }
+        if (!strcmp(argv[a], "--version")) {
+            printf("mlsysd %s (%s)\n", MLSYSD_VERSION, MLSYSD_GIT_REVISION);
+            return CONFIG_EXIT_OK;
+        }
+    }
     for (size_t i = 0; i < N_OPTIONS; i++) {
         const char *v = OPTIONS[i].env ? getenv(OPTIONS[i].env) : NULL;
         if (v && *v && set_value(c, &OPTIONS[i], OPTIONS[i].env, v, msg, msglen) != 0)
@@ -159,31 +268,24 @@ config_result config_parse(config *c, int argc, char **argv, char *msg, size_t m
     }
     for (int a = 1; a < argc; a++) {
         const char *arg = argv[a];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            config_print_help(argv[0]);
-            return CONFIG_EXIT_OK;
-        }
-        if (!strcmp(arg, "--version")) {
-            printf("mlsysd %s (%s)\n", MLSYSD_VERSION, MLSYSD_GIT_REVISION);
-            return CONFIG_EXIT_OK;
-        }
-        if (strncmp(arg, "--", 2) != 0) {
-            snprintf(msg, msglen, "unexpected argument '%s' (see --help)", arg);
+        if (strncmp(arg, "--", 2) != 0 || !arg[2]) {
+            snprintf(msg, msglen, "unexpected argument '%.100s' (see --help)", arg);
             return CONFIG_EXIT_USAGE;
         }
         const char *name = arg + 2;
         const char *eq = strchr(name, '=');
         size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
-        const option *o = NULL;
-        for (size_t i = 0; i < N_OPTIONS; i++)
-            if (strlen(OPTIONS[i].flag) == nlen && !strncmp(OPTIONS[i].flag, name, nlen))
-                o = &OPTIONS[i];
+        const option *o = find_flag(name, nlen);
         if (!o) {
-            snprintf(msg, msglen, "unknown option '%s' (see --help)", arg);
+            snprintf(msg, msglen, "unknown option '%.100s' (see --help)", arg);
             return CONFIG_EXIT_USAGE;
         }
         const char *val;
         if (o->type == T_FLAG) {
+            if (eq) {
+                snprintf(msg, msglen, "--%s takes no value", o->flag);
+                return CONFIG_EXIT_USAGE;
+            }
             val = "1";
         } else if (eq) {
             val = eq + 1;

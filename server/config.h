@@ -5,13 +5,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR } log_level;
 
 typedef struct {
     char host[128];
     int port;
-    int threads;
+    int threads;                /* 0 until main() resolves it to the CPU count */
     char catalog_dir[512];
     size_t max_body_bytes;
     long long sweep_max_points;
@@ -32,6 +33,8 @@ void config_defaults(config *c);
 /* Parse env then argv. On CONFIG_EXIT_USAGE, msg says which setting and why. */
 config_result config_parse(config *c, int argc, char **argv, char *msg, size_t msglen);
 void config_print_help(const char *prog);
+/* The same text to any stream (tests read it). */
+void config_write_help(FILE *f, const char *prog);
 const char *log_level_name(log_level l);
 
 #endif

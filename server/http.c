@@ -32,6 +32,7 @@ typedef struct {
     int status;
     unsigned long long bytes;
     bool queued;
+    bool started;      /* the handler has seen this request (headers parsed) */
 } request_ctx;
 
 typedef struct {
@@ -140,12 +141,17 @@ static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_C
     MHD_add_response_header(r, "X-Request-ID", ctx->request_id);
     const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
     const char *allow = allowed_origin(srv->cfg, origin);
+    /* Whether CORS headers appear depends on Origin, so caches must key on it. */
     if (srv->cfg->cors_origins[0])
         MHD_add_response_header(r, "Vary", "Origin");
     if (allow) {
         MHD_add_response_header(r, "Access-Control-Allow-Origin", allow);
-        MHD_add_response_header(r, "Access-Control-Expose-Headers", "X-Request-ID, Content-Disposition");
+        MHD_add_response_header(r, "Access-Control-Expose-Headers", "X-Request-ID, Content-Disposition, Retry-After");
     }
+    /* While draining, a keep-alive client would otherwise keep sending to a
+     * process that is about to go away; make it reconnect (elsewhere). */
+    if (atomic_load(&srv->a->draining))
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
 static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
@@ -241,6 +247,67 @@ static enum MHD_Result problem_now(server *srv, struct MHD_Connection *c, reques
     return r;
 }
 
+/* OPTIONS (CORS preflight): Allow lists the methods of that path. The route
+ * table lives in app.c; asking it with OPTIONS yields its 405 Allow list for
+ * a known path and its 404 problem for an unknown one. */
+static enum MHD_Result preflight(server *srv, struct MHD_Connection *c, request_ctx *ctx, const char *url)
+{
+    app_request req = {0};
+    req.method = "OPTIONS";
+    req.path = url;
+    req.body = "";
+    req.request_id = ctx->request_id;
+    app_response probe = {0};
+    sb_init(&probe.body);
+    app_handle(srv->a, &req, &probe);
+    if (probe.status != 405) {
+        enum MHD_Result r = queue(srv, c, ctx, &probe);
+        app_response_free(&probe);
+        return r;
+    }
+    char allow[64];
+    snprintf(allow, sizeof allow, "%s", probe.allow);
+    ctx->route = probe.route;
+    app_response_free(&probe);
+    struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+    if (!r)
+        return MHD_NO;
+    MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (allowed_origin(srv->cfg, origin)) {
+        MHD_add_response_header(r, "Access-Control-Allow-Methods", allow);
+        MHD_add_response_header(r, "Access-Control-Allow-Headers", "Content-Type, Accept, X-Request-ID");
+        MHD_add_response_header(r, "Access-Control-Max-Age", "600");
+    }
+    add_common_headers(r, srv, c, ctx);
+    ctx->status = 204;
+    ctx->queued = true;
+    enum MHD_Result ret = MHD_queue_response(c, 204, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
+/* First sight of a request, as soon as its request line is parsed: from
+ * here on it has an id, counts as in flight and gets a log line, even if
+ * libmicrohttpd itself rejects it later (header too large, bad HTTP
+ * version) and the handler never runs. */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)cls;
+    (void)c;
+    request_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return NULL;
+    clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
+    sb_init(&ctx->body);
+    size_t n = strcspn(uri, "?");
+    snprintf(ctx->path, sizeof ctx->path, "%.*s", (int)(n < sizeof ctx->path ? n : sizeof ctx->path - 1), uri);
+    ctx->route = R_OTHER;
+    new_request_id(ctx->request_id, sizeof ctx->request_id);
+    metrics_inflight(1);
+    return ctx;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -248,21 +315,18 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     server *srv = cls;
     request_ctx *ctx = *con_cls;
     if (!ctx) {
-        ctx = calloc(1, sizeof *ctx);
+        ctx = on_request_line(NULL, url, c);
         if (!ctx)
             return MHD_NO;
         *con_cls = ctx;
-        clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
-        sb_init(&ctx->body);
+    }
+    if (!ctx->started) {
+        ctx->started = true;
         snprintf(ctx->path, sizeof ctx->path, "%s", url);
         snprintf(ctx->method, sizeof ctx->method, "%s", method);
-        ctx->route = R_OTHER;
-        metrics_inflight(1);
         const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-ID");
         if (rid && valid_request_id(rid))
             snprintf(ctx->request_id, sizeof ctx->request_id, "%s", rid);
-        else
-            new_request_id(ctx->request_id, sizeof ctx->request_id);
         /* Refuse an announced oversize body before reading it. */
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > srv->cfg->max_body_bytes) {
@@ -291,28 +355,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         snprintf(d, sizeof d, "request body is larger than the limit of %zu bytes", srv->cfg->max_body_bytes);
         return problem_now(srv, c, ctx, 413, "too-large", d);
     }
-    if (!strcmp(method, "OPTIONS")) {
-        app_response resp = {0};
-        resp.status = 204;
-        resp.route = R_OTHER;
-        snprintf(resp.allow, sizeof resp.allow, "GET, HEAD, POST, OPTIONS");
-        struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
-        MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp.allow);
-        const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-        if (allowed_origin(srv->cfg, origin)) {
-            MHD_add_response_header(r, "Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS");
-            const char *hdrs = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Access-Control-Request-Headers");
-            MHD_add_response_header(r, "Access-Control-Allow-Headers",
-                                    hdrs && strlen(hdrs) < 512 ? hdrs : "Content-Type, Accept, X-Request-ID");
-            MHD_add_response_header(r, "Access-Control-Max-Age", "600");
-        }
-        add_common_headers(r, srv, c, ctx);
-        ctx->status = 204;
-        ctx->queued = true;
-        enum MHD_Result ret = MHD_queue_response(c, 204, r);
-        MHD_destroy_response(r);
-        return ret;
-    }
+    if (!strcmp(method, "OPTIONS"))
+        return preflight(srv, c, ctx, url);
     app_request req = {0};
     req.method = method;
     req.path = url;
@@ -340,6 +384,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     double dur = since(&ctx->t0);
     int status = ctx->queued ? ctx->status : 0;
     metrics_request(ctx->route, method_of(ctx->method), status, dur);
+    metrics_response_bytes(ctx->route, ctx->bytes);
     metrics_inflight(-1);
     strbuf e;
     sb_init(&e);
@@ -349,8 +394,12 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     sb_json_string(&e, ctx->method);
     sb_puts(&e, ",\"path\":");
     sb_json_string(&e, ctx->path);
+    sb_puts(&e, ",\"route\":");
+    sb_json_string(&e, route_template(ctx->route));
     sb_printf(&e, ",\"status\":%d,\"duration_ms\":%.3f,\"bytes\":%llu", status, dur * 1e3, ctx->bytes);
-    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+    if (!ctx->started)
+        sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
+    else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
         sb_printf(&e, ",\"aborted\":%d", (int)toe);
     log_line(LOG_INFO, "request", e.data);
     sb_free(&e);
@@ -394,7 +443,7 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_NOTIFY_COMPLETED, completed,
-        NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
+        NULL, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!s->d) {
         snprintf(msg, msglen, "cannot listen on %s:%d (address in use, or not allowed)", cfg->host, cfg->port);

@@ -182,14 +182,17 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
     case IN_QUANTITY: {
         char msg[300];
         if (json_is_number(j)) {
-            double factor;
-            dimension dim;
-            if (units_parse_unit(d->unit, &factor, &dim, msg, sizeof msg) != UNITS_OK)
-                return api_fail(err, 400, "invalid-input", field, "internal unit '%s': %s", d->unit, msg);
-            v->num = json_number_value(j) * factor;
-            v->num_was_int = json_is_integer(j);
-            if (!isfinite(v->num))
+            /* Through the unit parser on the number's shortest text, so 7.24 (ms)
+             * is exactly "7.24 ms": multiplying by 1e-3 misses by an ulp and the
+             * echo would read 7.240000000000001. */
+            char text[48];
+            if (json_is_integer(j))
+                snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+            else
+                fmt_double(text, sizeof text, json_real_value(j));
+            if (units_parse_as(text, *d->dim, d->unit, &v->num, msg, sizeof msg) != UNITS_OK || !isfinite(v->num))
                 return api_fail(err, 400, "invalid-input", field, "%s is too large", d->name);
+            v->num_was_int = json_is_integer(j);
             return 0;
         }
         if (!json_is_string(j)) {

@@ -1,5 +1,6 @@
 /* main.c - mlsysd: configuration, start-up, signals and graceful stop. */
 #include <arpa/inet.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -43,13 +44,40 @@ static int healthcheck(const config *cfg)
     return ok ? 0 : 1;
 }
 
-static void sleep_seconds(double s)
+/* Wait up to s seconds for another stop signal; true if one came. The
+ * signals are blocked in every thread, so sigtimedwait is the only way they
+ * are ever delivered. */
+static bool wait_signal(const sigset_t *set, double s, int *sig)
 {
-    if (s <= 0)
-        return;
-    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    struct timespec end, now;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += (time_t)s;
+    end.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec++;
+        end.tv_nsec -= 1000000000L;
     }
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double left = (double)(end.tv_sec - now.tv_sec) + (double)(end.tv_nsec - now.tv_nsec) / 1e9;
+        if (left <= 0)
+            return false;
+        struct timespec ts = {.tv_sec = (time_t)left, .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
+        int r = sigtimedwait(set, NULL, &ts);
+        if (r > 0) {
+            *sig = r;
+            return true;
+        }
+        if (r < 0 && errno != EAGAIN && errno != EINTR)
+            return false;
+    }
+}
+
+static double elapsed(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -87,7 +115,8 @@ int main(int argc, char **argv)
     metrics_init();
     catalog *cat = NULL;
     if (catalog_load(&cat, cfg.catalog_dir[0] ? cfg.catalog_dir : NULL, msg, sizeof msg) != 0) {
-        fprintf(stderr, "mlsysd: catalog: %s\n", msg);
+        fprintf(stderr, "mlsysd: catalog%s: %s\n", cfg.catalog_dir[0] ? " (--catalog-dir / MLSYSD_CATALOG_DIR)" : "",
+                msg);
         return 2;
     }
     app a;
@@ -104,35 +133,52 @@ int main(int argc, char **argv)
         return 2;
     }
     atomic_store(&a.ready, true);
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    char extra[400];
-    snprintf(extra, sizeof extra,
-             "\"version\":\"%s\",\"revision\":\"%s\",\"host\":\"%s\",\"port\":%u,\"threads\":%d,"
-             "\"startup_ms\":%.3f",
-             MLSYSD_VERSION, MLSYSD_GIT_REVISION, cfg.host, (unsigned)server_port(srv), cfg.threads,
-             (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
-    log_line(LOG_INFO, "listening", extra);
+    strbuf ex;
+    sb_init(&ex);
+    sb_printf(&ex, "\"version\":\"%s\",\"revision\":\"%s\",\"host\":", MLSYSD_VERSION, MLSYSD_GIT_REVISION);
+    sb_json_string(&ex, cfg.host);
+    sb_printf(&ex, ",\"port\":%u,\"threads\":%d,\"max_body_bytes\":%zu,\"sweep_max_points\":%lld,"
+                   "\"max_connections\":%d,\"log_level\":\"%s\",\"drain_delay_s\":%g,\"drain_timeout_s\":%g,"
+                   "\"cors_origins\":",
+              (unsigned)server_port(srv), cfg.threads, cfg.max_body_bytes, cfg.sweep_max_points, cfg.max_connections,
+              log_level_name(cfg.log_level), cfg.drain_delay, cfg.drain_timeout);
+    sb_json_string(&ex, cfg.cors_origins);
+    sb_printf(&ex, ",\"startup_ms\":%.3f", elapsed(&t0) * 1e3);
+    log_line(LOG_INFO, "listening", ex.data);
+    sb_free(&ex);
 
+    char extra[400];
     int sig = 0;
-    sigwait(&stop, &sig);
-    /* Drain: readiness turns 503 at once so load balancers stop sending;
-     * new connections are refused after drain_delay; in-flight requests get
-     * drain_timeout to finish. */
-    atomic_store(&a.draining, true);
-    snprintf(extra, sizeof extra, "\"signal\":\"%s\",\"drain_delay_s\":%g,\"drain_timeout_s\":%g",
-             sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_delay, cfg.drain_timeout);
-    log_line(LOG_INFO, "draining", extra);
-    sleep_seconds(cfg.drain_delay);
-    server_quiesce(srv);
-    double waited = 0;
-    while (metrics_inflight_now() > 0 && waited < cfg.drain_timeout) {
-        sleep_seconds(0.02);
-        waited += 0.02;
+    while (sigwait(&stop, &sig) != 0) {
     }
+    /* Drain: readiness turns 503 at once so that load balancers stop sending;
+     * new connections are still served for drain_delay (the balancer needs
+     * that long to notice), then refused; in-flight requests get
+     * drain_timeout to finish. A second signal skips what is left. */
+    struct timespec td;
+    clock_gettime(CLOCK_MONOTONIC, &td);
+    atomic_store(&a.draining, true);
+    snprintf(extra, sizeof extra, "\"signal\":\"%s\",\"drain_delay_s\":%g,\"drain_timeout_s\":%g,\"in_flight\":%ld",
+             sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_delay, cfg.drain_timeout, metrics_inflight_now());
+    log_line(LOG_INFO, "draining", extra);
+    int sig2 = 0;
+    bool hurry = wait_signal(&stop, cfg.drain_delay, &sig2);
+    server_quiesce(srv);
+    snprintf(extra, sizeof extra, "\"in_flight\":%ld", metrics_inflight_now());
+    log_line(LOG_INFO, "refusing new connections", extra);
+    struct timespec tq;
+    clock_gettime(CLOCK_MONOTONIC, &tq);
+    while (!hurry && metrics_inflight_now() > 0 && elapsed(&tq) < cfg.drain_timeout)
+        hurry = wait_signal(&stop, 0.01, &sig2);
     long left = metrics_inflight_now();
+    if (left > 0) {
+        snprintf(extra, sizeof extra, "\"unfinished_requests\":%ld,\"reason\":\"%s\"", left,
+                 hurry ? "second stop signal" : "drain timeout");
+        log_line(LOG_WARN, "cutting off requests", extra);
+    }
     server_stop(srv);
-    snprintf(extra, sizeof extra, "\"unfinished_requests\":%ld", left);
+    snprintf(extra, sizeof extra, "\"unfinished_requests\":%ld,\"drain_ms\":%.3f,\"exit_code\":0", left,
+             elapsed(&td) * 1e3);
     log_line(LOG_INFO, "stopped", extra);
     app_free(&a);
     catalog_free(cat);

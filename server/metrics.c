@@ -2,6 +2,7 @@
  * units (seconds, bytes), _total counters. */
 #include "server/metrics.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -35,6 +36,7 @@ static atomic_ullong hist[R__N][N_BUCKETS + 1];
 static atomic_ullong hist_sum_ns[R__N];
 static atomic_ullong solves[MAX_SOLVERS];
 static atomic_ullong sweep_points;
+static atomic_ullong response_bytes[R__N];
 static atomic_long inflight;
 static double start_time;
 
@@ -77,20 +79,40 @@ void metrics_solve(unsigned i)
 
 void metrics_sweep_points(unsigned long long n) { atomic_fetch_add_explicit(&sweep_points, n, memory_order_relaxed); }
 
+void metrics_response_bytes(route_id r, unsigned long long n)
+{
+    atomic_fetch_add_explicit(&response_bytes[r], n, memory_order_relaxed);
+}
+
 void metrics_inflight(int delta) { atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed); }
 
 long metrics_inflight_now(void) { return atomic_load(&inflight); }
 
-static long resident_bytes(void)
+/* Linux /proc figures; 0 where /proc is missing (the metric stays, at 0). */
+static void memory_bytes(long *virt, long *rss)
 {
     FILE *f = fopen("/proc/self/statm", "r");
-    long pages = 0, rss = 0;
+    long pages = 0, res = 0;
     if (f) {
-        if (fscanf(f, "%ld %ld", &pages, &rss) != 2)
-            rss = 0;
+        if (fscanf(f, "%ld %ld", &pages, &res) != 2)
+            pages = res = 0;
         fclose(f);
     }
-    return rss * sysconf(_SC_PAGESIZE);
+    *virt = pages * sysconf(_SC_PAGESIZE);
+    *rss = res * sysconf(_SC_PAGESIZE);
+}
+
+static long open_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return 0;
+    long n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n - 1; /* the directory stream's own descriptor */
 }
 
 void metrics_render(strbuf *b)
@@ -111,7 +133,15 @@ void metrics_render(strbuf *b)
                 sb_printf(b, "mlsysd_http_requests_total{route=\"%s\",method=\"%s\",status=\"%s\"} %llu\n", ROUTES[r],
                           METHODS[m], st, n);
             }
-    sb_puts(b, "# HELP mlsysd_http_request_duration_seconds Time from request start to response queued.\n"
+    sb_puts(b, "# HELP mlsysd_http_response_bytes_total Response body bytes sent, by route template.\n"
+               "# TYPE mlsysd_http_response_bytes_total counter\n");
+    for (int r = 0; r < R__N; r++) {
+        unsigned long long n = atomic_load_explicit(&response_bytes[r], memory_order_relaxed);
+        if (n)
+            sb_printf(b, "mlsysd_http_response_bytes_total{route=\"%s\"} %llu\n", ROUTES[r], n);
+    }
+    sb_puts(b, "# HELP mlsysd_http_request_duration_seconds From the request line to the last byte of the response "
+               "(a streamed sweep counts until its end).\n"
                "# TYPE mlsysd_http_request_duration_seconds histogram\n");
     for (int r = 0; r < R__N; r++) {
         unsigned long long cum = 0, counts[N_BUCKETS + 1];
@@ -153,9 +183,21 @@ void metrics_render(strbuf *b)
     sb_printf(b, "# HELP process_cpu_seconds_total User and system CPU time.\n# TYPE process_cpu_seconds_total counter\n"
                  "process_cpu_seconds_total %.6f\n",
               cpu);
+    long virt, rss;
+    memory_bytes(&virt, &rss);
     sb_printf(b, "# HELP process_resident_memory_bytes Resident set size.\n# TYPE process_resident_memory_bytes gauge\n"
                  "process_resident_memory_bytes %ld\n",
-              resident_bytes());
+              rss);
+    sb_printf(b, "# HELP process_virtual_memory_bytes Virtual memory size.\n# TYPE process_virtual_memory_bytes gauge\n"
+                 "process_virtual_memory_bytes %ld\n",
+              virt);
+    struct rlimit rl;
+    long max_fds = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? (long)rl.rlim_cur : -1;
+    sb_printf(b, "# HELP process_open_fds Open file descriptors (connections included).\n"
+                 "# TYPE process_open_fds gauge\nprocess_open_fds %ld\n"
+                 "# HELP process_max_fds Limit on open file descriptors (-1: none).\n"
+                 "# TYPE process_max_fds gauge\nprocess_max_fds %ld\n",
+              open_fds(), max_fds);
     sb_printf(b, "# HELP process_start_time_seconds Start time since the Unix epoch.\n"
                  "# TYPE process_start_time_seconds gauge\nprocess_start_time_seconds %.3f\n",
               start_time);

@@ -21,6 +21,7 @@ void metrics_init(void);
 void metrics_request(route_id r, method_id m, int status, double seconds);
 void metrics_solve(unsigned solver_index);
 void metrics_sweep_points(unsigned long long n);
+void metrics_response_bytes(route_id r, unsigned long long n);
 void metrics_inflight(int delta);
 long metrics_inflight_now(void);
 /* Render the Prometheus text exposition format. */

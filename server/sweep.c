@@ -1,8 +1,16 @@
-/* sweep.c - /sweep: one solver over the cartesian product of axes,
- * streamed as JSON, CSV or NDJSON from a callback with bounded memory (no
- * per-point allocation), with the crossovers ("transitions") of every
- * categorical output. Generic: knows no solver by name. */
+/* sweep.c - /sweep: one solver over the cartesian product of axes, streamed
+ * as JSON, CSV or NDJSON from a callback, with the crossovers ("transitions")
+ * of every categorical output. Generic: knows no solver by name.
+ *
+ * Memory does not grow with the number of points: range and geomspace values
+ * are computed when a row needs them, listed values are bounded by the request
+ * body, and rows are produced one chunk at a time. The one exception is JSON
+ * transitions, which compare each point with its neighbour one step back on
+ * every axis: that needs a window of one byte per categorical output per point
+ * reaching back one step of the outermost varying axis. It is capped; past the
+ * cap the response says transitions were omitted. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,36 +19,63 @@
 #include <time.h>
 
 #include "server/app.h"
-#include "server/jsonw.h"
 
 #define MAX_AXES 8
-#define MAX_INTERNED 254         /* distinct values per categorical output; 255 = null / error */
-#define CODE_NONE 255
+#define CODE_NULL 253            /* a categorical output that is null by design: a value like any other */
+#define CODE_ERROR 254           /* the point failed: it has no value, so no transition to or from it */
+#define CODE_UNKNOWN 255         /* more distinct values than we intern: not compared */
+#define MAX_INTERNED 253
 #define TRANSITIONS_MAX 10000
-#define CODES_MAX_BYTES (256u << 20)
+#define WINDOW_MAX_BYTES (32u << 20)
 #define CHUNK 32768
 
 typedef enum { FMT_JSON, FMT_CSV, FMT_NDJSON } sweep_format;
+typedef enum { AX_VALUES, AX_RANGE, AX_GEOMSPACE } axis_form;
+
+/* What a point sets into its input: a compact copy of input_value's fields
+ * (an input_value is 1.5 KB because of its inline stores). */
+typedef struct {
+    double num;           /* numbers (SI), integers, booleans 0/1 */
+    bool was_int;         /* IN_NUMBER written as an integer literal: messages print "2", not "2.0" */
+    int enum_index;
+    const hw_node *hw;    /* catalog entry, or one of the axis's owned inline entries */
+    const model_t *model;
+} axis_value;
 
 typedef struct {
-    int input;               /* index into the solver's inputs */
+    int input;
+    const input_desc *d;
+    axis_form form;
     size_t n;
-    input_value *vals;       /* parsed values; inline entries live in their *_store */
-    double *nums;            /* numeric axes: values (SI), without the big input_value */
     bool numeric;
+    const json_t *spec;       /* the values array or range/geomspace object (lives while sweep_start runs) */
+    const json_t *first;      /* a valid JSON value of the input, to parse the base inputs with */
+    double start, stop, step; /* range / geomspace, SI */
+    bool int_bounds;          /* range given as integer literals: its values print as integers in messages */
+    axis_value *vals;         /* AX_VALUES */
+    void **owned;             /* inline hardware/model entries the values point to */
+    size_t n_owned;
 } axis;
+
+typedef struct {
+    unsigned long long from_point;  /* the point before the change; the other is from_point + stride[axis] */
+    uint8_t axis, col, from, to;
+} transition;
 
 struct sweep_stream {
     const solver_desc *s;
     const catalog_edition *ed;
     sweep_format fmt;
+    bool from_query;                    /* GET /sweep/{solver}: error fields name the query key */
     axis axes[MAX_AXES];
     int n_axes;
+    int checked[MAX_AXES];              /* axis inputs in input order: the order /solve checks bounds in */
     unsigned long long points, next;
-    size_t stride[MAX_AXES];
-    int out_cols[SOLVER_MAX_OUTPUTS];  /* projected outputs */
+    unsigned long long stride[MAX_AXES];
+    int out_cols[SOLVER_MAX_OUTPUTS];   /* projected outputs */
+    bool qualified[SOLVER_MAX_OUTPUTS]; /* output shares its name with an axis input: column "result.<name>" */
     int n_out;
-    solver_inputs *base, *cur;
+    solver_inputs *in;
     solver_outputs *out;
     strbuf buf;
     size_t buf_pos;
@@ -48,7 +83,12 @@ struct sweep_stream {
     /* transitions (JSON only) */
     int cat_cols[SOLVER_MAX_OUTPUTS];   /* indices into out_cols that are categorical */
     int n_cat;
-    uint8_t *codes;
+    uint8_t *window;                    /* codes of the last `window_len` points, ring-indexed by point */
+    unsigned long long window_len;
+    bool transitions_omitted;
+    transition *trans;
+    size_t n_trans;
+    bool trans_truncated;
     const char *interned[SOLVER_MAX_OUTPUTS][MAX_INTERNED];
     int n_interned[SOLVER_MAX_OUTPUTS];
     struct timespec t0;
@@ -61,155 +101,241 @@ struct sweep_stream {
 
 static bool is_numeric_kind(input_kind k) { return k == IN_NUMBER || k == IN_INTEGER || k == IN_QUANTITY; }
 
-static int add_value(sweep_stream *st, axis *ax, const json_t *v, size_t i, api_error *err)
+/* Error fields are JSON paths into the body ("axes[1].range.step"); a GET
+ * sweep has no body, so there they name the query key. */
+static const char *axis_field(const sweep_stream *st, size_t i, const char *suffix, char *buf, size_t n)
 {
-    const input_desc *d = &st->s->inputs[ax->input];
-    char field[96];
-    snprintf(field, sizeof field, "axes.%s[%zu]", d->name, i);
-    input_value tmp;
-    input_value *dst = ax->numeric ? &tmp : &ax->vals[i];
-    if (input_parse(d, v, st->ed, dst, field, err) != 0)
-        return -1;
-    if (ax->numeric) {
-        ax->nums[i] = tmp.num;
-    } else if (dst->hw == &dst->hw_store || dst->model == &dst->model_store) {
-        /* pointer into itself: fix after the array stops moving (it does not: allocated once) */
-    }
-    return 0;
-}
-
-static int axis_alloc(axis *ax, size_t n, api_error *err)
-{
-    ax->n = n;
-    if (ax->numeric)
-        ax->nums = calloc(n, sizeof *ax->nums);
+    if (st->from_query && st->axes[i].d)
+        snprintf(buf, n, "%s", st->axes[i].d->name);
     else
-        ax->vals = calloc(n, sizeof *ax->vals);
-    if ((ax->numeric && !ax->nums) || (!ax->numeric && !ax->vals))
-        return api_fail(err, 413, "too-large", "axes", "not enough memory for an axis of %zu values", n);
-    return 0;
+        snprintf(buf, n, "axes[%zu]%s", i, suffix);
+    return buf;
 }
 
-static double num_of(const json_t *j, bool *ok)
+/* A range or geomspace bound: a value of the input itself (a number in its
+ * unit or a string with units), so the input's own parser checks it. */
+static int parse_bound(sweep_stream *st, size_t i, const json_t *r, const char *what, double *out, bool *is_int,
+                       api_error *err)
 {
-    *ok = json_is_number(j);
-    return *ok ? json_number_value(j) : 0;
-}
-
-/* Range and geomspace bounds: numbers in the input's unit, or strings with units for quantities. */
-static int bound_si(sweep_stream *st, axis *ax, const json_t *j, const char *what, double *out, api_error *err)
-{
-    const input_desc *d = &st->s->inputs[ax->input];
-    char field[96];
-    snprintf(field, sizeof field, "axes.%s.%s", d->name, what);
+    axis *ax = &st->axes[i];
+    char field[96], suffix[48];
+    snprintf(suffix, sizeof suffix, ".%s.%s", ax->form == AX_RANGE ? "range" : "geomspace", what);
+    axis_field(st, i, suffix, field, sizeof field);
+    const json_t *j = json_object_get(r, what);
     if (!j)
-        return api_fail(err, 400, "invalid-axis", field, "missing '%s'", what);
+        return api_fail(err, 400, "invalid-axis", field, "%s of axis '%s' is missing", what, ax->d->name);
     input_value v;
-    if (d->kind == IN_INTEGER) {
-        bool ok;
-        double x = num_of(j, &ok);
-        if (!ok || x != floor(x))
-            return api_fail(err, 400, "invalid-axis", field, "%s of an integer axis must be a whole number", what);
-        *out = x;
-        return 0;
-    }
-    if (input_parse(d, j, st->ed, &v, field, err) != 0)
+    if (input_parse(ax->d, j, st->ed, &v, field, err) != 0)
         return -1;
     *out = v.num;
+    if (is_int)
+        *is_int = json_is_integer(j);
     return 0;
 }
 
-static int parse_axis(sweep_stream *st, const json_t *spec, size_t idx, unsigned long long cap, api_error *err)
+/* First pass over one axis: its input, its form and how many values it has.
+ * Nothing is allocated, so an oversized sweep is refused before it costs memory. */
+static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_error *err)
 {
-    char field[64];
-    snprintf(field, sizeof field, "axes[%zu]", idx);
+    char field[96];
+    axis *ax = &st->axes[i];
+    axis_field(st, i, "", field, sizeof field);
     if (!json_is_object(spec))
-        return api_fail(err, 400, "invalid-axis", field, "an axis must be an object like {\"input\": \"batch_size\", \"values\": [32, 64]}");
+        return api_fail(err, 400, "invalid-axis", field,
+                        "an axis must be an object like {\"input\": \"batch_size\", \"values\": [32, 64]}");
     const char *key;
     json_t *val;
     json_object_foreach((json_t *)spec, key, val) {
-        if (strcmp(key, "input") && strcmp(key, "values") && strcmp(key, "range") && strcmp(key, "geomspace"))
+        if (strcmp(key, "input") && strcmp(key, "values") && strcmp(key, "range") && strcmp(key, "geomspace")) {
+            axis_field(st, i, "", field, sizeof field);
             return api_fail(err, 400, "invalid-axis", field,
                             "unknown axis field '%.60s'; an axis has input and one of values, range, geomspace", key);
+        }
     }
     const json_t *jin = json_object_get(spec, "input");
-    if (!json_is_string(jin))
-        return api_fail(err, 400, "invalid-axis", field, "axis 'input' must name an input of solver %s", st->s->name);
-    int in = solver_input_index(st->s, json_string_value(jin));
-    if (in < 0)
-        return api_fail(err, 400, "invalid-axis", field, "unknown axis input '%.60s' for solver %s (GET /solvers/%s lists its inputs)",
-                        json_string_value(jin), st->s->name, st->s->name);
-    for (int a = 0; a < st->n_axes; a++)
-        if (st->axes[a].input == in)
-            return api_fail(err, 400, "invalid-axis", field, "input '%s' is swept by two axes", st->s->inputs[in].name);
-    axis *ax = &st->axes[st->n_axes];
+    const char *name = json_string_value(jin);
+    int in = name ? solver_input_index(st->s, name) : -1;
+    if (in < 0) {
+        axis_field(st, i, ".input", field, sizeof field);
+        if (!name)
+            return api_fail(err, 400, "invalid-axis", field, "axis 'input' must name an input of solver %s",
+                            st->s->name);
+        return api_fail(err, 400, "invalid-axis", field,
+                        "unknown axis input '%.60s' for solver %s (GET /solvers/%s lists its inputs)", name,
+                        st->s->name, st->s->name);
+    }
+    for (size_t a = 0; a < i; a++)
+        if (st->axes[a].input == in) {
+            axis_field(st, i, ".input", field, sizeof field);
+            return api_fail(err, 400, "invalid-axis", field, "input '%s' is swept by two axes (%zu and %zu)",
+                            st->s->inputs[in].name, a, i);
+        }
     ax->input = in;
-    ax->numeric = is_numeric_kind(st->s->inputs[in].kind);
+    ax->d = &st->s->inputs[in];
+    ax->numeric = is_numeric_kind(ax->d->kind);
     const json_t *jv = json_object_get(spec, "values"), *jr = json_object_get(spec, "range"),
                  *jg = json_object_get(spec, "geomspace");
-    int forms = (jv != NULL) + (jr != NULL) + (jg != NULL);
-    if (forms != 1)
+    if ((jv != NULL) + (jr != NULL) + (jg != NULL) != 1) {
+        axis_field(st, i, "", field, sizeof field);
         return api_fail(err, 400, "invalid-axis", field, "give exactly one of values, range or geomspace for axis '%s'",
-                        st->s->inputs[in].name);
-    snprintf(field, sizeof field, "axes.%s", st->s->inputs[in].name);
+                        ax->d->name);
+    }
     if (jv) {
+        ax->form = AX_VALUES;
+        ax->spec = jv;
+        axis_field(st, i, ".values", field, sizeof field);
         if (!json_is_array(jv) || json_array_size(jv) == 0)
-            return api_fail(err, 400, "invalid-axis", field, "values must be a non-empty array");
-        if (json_array_size(jv) > cap)
-            return api_fail(err, 413, "too-many-points", field, "axis has %zu values; the sweep cap is %llu points",
-                            json_array_size(jv), cap);
-        if (axis_alloc(ax, json_array_size(jv), err) != 0)
-            return -1;
-        st->n_axes++;
-        for (size_t i = 0; i < ax->n; i++)
-            if (add_value(st, ax, json_array_get(jv, i), i, err) != 0)
-                return -1;
+            return api_fail(err, 400, "invalid-axis", field, "values of axis '%s' must be a non-empty array",
+                            ax->d->name);
+        ax->n = json_array_size(jv);
+        ax->first = json_array_get(jv, 0);
         return 0;
     }
+    ax->form = jr ? AX_RANGE : AX_GEOMSPACE;
+    ax->spec = jr ? jr : jg;
+    const char *form = jr ? "range" : "geomspace";
+    axis_field(st, i, jr ? ".range" : ".geomspace", field, sizeof field);
     if (!ax->numeric)
-        return api_fail(err, 400, "invalid-axis", field, "range and geomspace need a numeric input; '%s' takes values",
-                        st->s->inputs[in].name);
-    const json_t *r = jr ? jr : jg;
-    if (!json_is_object(r))
-        return api_fail(err, 400, "invalid-axis", field, "%s must be an object", jr ? "range" : "geomspace");
-    double start, stop;
-    if (bound_si(st, ax, json_object_get(r, "start"), "start", &start, err) != 0 ||
-        bound_si(st, ax, json_object_get(r, "stop"), "stop", &stop, err) != 0)
+        return api_fail(err, 400, "invalid-axis", field, "%s needs a numeric input; '%s' is a %s: list its values",
+                        form, ax->d->name,
+                        ax->d->kind == IN_BOOLEAN ? "boolean" : ax->d->kind == IN_ENUM ? "choice" : "catalog entry");
+    if (!json_is_object(ax->spec))
+        return api_fail(err, 400, "invalid-axis", field, "%s must be an object: %s", form,
+                        jr ? "{\"start\": 32, \"stop\": 1024, \"step\": 32}" : "{\"start\": 1, \"stop\": 1024, \"count\": 11}");
+    json_object_foreach((json_t *)ax->spec, key, val) {
+        if (strcmp(key, "start") && strcmp(key, "stop") && strcmp(key, jr ? "step" : "count"))
+            return api_fail(err, 400, "invalid-axis", field, "unknown %s field '%.60s'; %s has start, stop and %s", form,
+                            key, form, jr ? "step" : "count");
+    }
+    bool start_int = false, step_int = false;
+    if (parse_bound(st, i, ax->spec, "start", &ax->start, &start_int, err) != 0 ||
+        parse_bound(st, i, ax->spec, "stop", &ax->stop, NULL, err) != 0)
         return -1;
+    ax->first = json_object_get(ax->spec, "start");
     double n;
-    double step = 0;
     if (jr) {
-        if (bound_si(st, ax, json_object_get(r, "step"), "step", &step, err) != 0)
+        if (parse_bound(st, i, ax->spec, "step", &ax->step, &step_int, err) != 0)
             return -1;
-        if (!(step != 0) || (stop - start) / step < 0)
-            return api_fail(err, 400, "invalid-axis", field, "range step must be non-zero and go from start towards stop");
-        n = floor((stop - start) / step * (1 + 1e-12) + 1e-9) + 1;
+        double span = (ax->stop - ax->start) / ax->step;
+        axis_field(st, i, ".range.step", field, sizeof field);
+        if (!(ax->step != 0) || !(span >= 0))
+            return api_fail(err, 400, "invalid-axis", field,
+                            "range step of axis '%s' must be non-zero and lead from start to stop", ax->d->name);
+        /* Inclusive stop, tolerant of rounding: 0 to 0.3 by 0.1 has 4 values. */
+        n = floor(span * (1 + 1e-12) + 1e-9) + 1;
+        ax->int_bounds = start_int && step_int;
     } else {
-        const json_t *jc = json_object_get(r, "count");
+        const json_t *jc = json_object_get(ax->spec, "count");
+        axis_field(st, i, ".geomspace.count", field, sizeof field);
         if (!json_is_integer(jc) || json_integer_value(jc) < 1)
-            return api_fail(err, 400, "invalid-axis", field, "geomspace count must be an integer >= 1");
-        if (!(start > 0) || !(stop > 0))
-            return api_fail(err, 400, "invalid-axis", field, "geomspace start and stop must be positive");
+            return api_fail(err, 400, "invalid-axis", field, "geomspace count of axis '%s' must be an integer >= 1",
+                            ax->d->name);
+        axis_field(st, i, ".geomspace", field, sizeof field);
+        if (!(ax->start > 0) || !(ax->stop > 0))
+            return api_fail(err, 400, "invalid-axis", field, "geomspace start and stop of axis '%s' must be positive",
+                            ax->d->name);
         n = (double)json_integer_value(jc);
     }
-    if (!isfinite(n) || n > (double)cap)
-        return api_fail(err, 413, "too-many-points", field, "axis has %.0f points; the sweep cap is %llu points", n, cap);
-    if (axis_alloc(ax, (size_t)n, err) != 0)
-        return -1;
-    st->n_axes++;
-    for (size_t i = 0; i < ax->n; i++) {
-        double x;
-        if (jr)
-            x = start + step * (double)i;
-        else
-            x = ax->n == 1 ? start : start * pow(stop / start, (double)i / (double)(ax->n - 1));
-        if (st->s->inputs[in].kind == IN_INTEGER && jg)
-            x = round(x);
-        ax->nums[i] = x;
-    }
+    /* Clamped here; the product check against the cap refuses anything this large. */
+    ax->n = isfinite(n) && n < 1e18 ? (size_t)n : (size_t)1e18;
     return 0;
 }
 
+/* Second pass, once the sweep is known to fit the cap: parse listed values. */
+static int fill_axis(sweep_stream *st, size_t i, api_error *err)
+{
+    axis *ax = &st->axes[i];
+    if (ax->form != AX_VALUES)
+        return 0;
+    ax->vals = calloc(ax->n, sizeof *ax->vals);
+    if (!ax->vals)
+        return api_fail(err, 503, "overloaded", "axes", "out of memory for an axis of %zu values", ax->n);
+    input_value *tmp = malloc(sizeof *tmp);
+    if (!tmp)
+        return api_fail(err, 503, "overloaded", "axes", "out of memory");
+    int rc = 0;
+    for (size_t k = 0; k < ax->n && rc == 0; k++) {
+        char field[96], suffix[32];
+        snprintf(suffix, sizeof suffix, ".values[%zu]", k);
+        axis_field(st, i, suffix, field, sizeof field);
+        const json_t *j = json_array_get(ax->spec, k);
+        if (input_parse(ax->d, j, st->ed, tmp, field, err) != 0) {
+            rc = -1;
+            break;
+        }
+        axis_value *v = &ax->vals[k];
+        v->num = tmp->num;
+        v->was_int = tmp->num_was_int;
+        v->enum_index = tmp->enum_index;
+        v->hw = tmp->hw;
+        v->model = tmp->model;
+        /* An inline entry lives in tmp's store: give it a home of its own. */
+        void *own = NULL;
+        if (tmp->hw == &tmp->hw_store && (own = malloc(sizeof(hw_node))))
+            v->hw = memcpy(own, &tmp->hw_store, sizeof(hw_node));
+        else if (tmp->model == &tmp->model_store && (own = malloc(sizeof(model_t))))
+            v->model = memcpy(own, &tmp->model_store, sizeof(model_t));
+        else if (tmp->hw == &tmp->hw_store || tmp->model == &tmp->model_store)
+            rc = api_fail(err, 503, "overloaded", field, "out of memory");
+        if (own) {
+            void **grown = realloc(ax->owned, (ax->n_owned + 1) * sizeof *grown);
+            if (!grown) {
+                free(own);
+                rc = api_fail(err, 503, "overloaded", field, "out of memory");
+            } else {
+                ax->owned = grown;
+                ax->owned[ax->n_owned++] = own;
+            }
+        }
+    }
+    free(tmp);
+    return rc;
+}
+
+/* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
+static double axis_num(const axis *ax, size_t k)
+{
+    if (ax->form == AX_VALUES)
+        return ax->vals[k].num;
+    if (ax->form == AX_RANGE) {
+        double x = ax->start + ax->step * (double)k;
+        /* the tolerance in the count may put the last value a hair past stop */
+        if (ax->step > 0 ? x > ax->stop : x < ax->stop)
+            x = ax->stop;
+        return x;
+    }
+    double x;
+    if (k == 0)
+        x = ax->start;
+    else if (k + 1 == ax->n)
+        x = ax->stop;
+    else
+        x = ax->start * pow(ax->stop / ax->start, (double)k / (double)(ax->n - 1));
+    return ax->d->kind == IN_INTEGER ? round(x) : x;
+}
+
+static bool axis_was_int(const axis *ax, size_t k)
+{
+    if (ax->d->kind == IN_INTEGER)
+        return true;
+    if (ax->form == AX_VALUES)
+        return ax->vals[k].was_int;
+    return ax->form == AX_RANGE && ax->int_bounds;
+}
+
+/* Where a media type first appears in Accept (case-insensitive, RFC 9110);
+ * SIZE_MAX if absent. */
+static size_t accept_pos(const char *accept, const char *type)
+{
+    size_t n = strlen(type);
+    for (const char *p = accept; p && *p; p++)
+        if (!strncasecmp(p, type, n))
+            return (size_t)(p - accept);
+    return SIZE_MAX;
+}
+
+/* An explicit format wins; otherwise the first of our types that Accept
+ * lists (clients list their preference first; q-values are not weighed). */
 static sweep_format format_from(const char *f, const char *accept, bool *ok)
 {
     *ok = true;
@@ -220,9 +346,14 @@ static sweep_format format_from(const char *f, const char *accept, bool *ok)
         *ok = false;
         return FMT_JSON;
     }
-    if (accept && strstr(accept, "text/csv"))
+    size_t json = accept_pos(accept, "application/json"), csv = accept_pos(accept, "text/csv");
+    size_t nd = accept_pos(accept, "application/x-ndjson");
+    size_t nd2 = accept_pos(accept, "application/ndjson");
+    if (nd2 < nd)
+        nd = nd2;
+    if (csv < json && csv <= nd)
         return FMT_CSV;
-    if (accept && (strstr(accept, "application/x-ndjson") || strstr(accept, "application/ndjson")))
+    if (nd < json && nd < csv)
         return FMT_NDJSON;
     return FMT_JSON;
 }
@@ -241,12 +372,14 @@ static int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
     json_t *v;
     json_array_foreach(outs, i, v) {
         int o = json_is_string(v) ? solver_output_index(st->s, json_string_value(v)) : -1;
+        char field[48];
+        snprintf(field, sizeof field, "outputs[%zu]", i);
         if (o < 0)
-            return api_fail(err, 400, "invalid-input", "outputs", "unknown output '%.60s' of solver %s",
-                            json_is_string(v) ? json_string_value(v) : "?", st->s->name);
+            return api_fail(err, 400, "invalid-input", field, "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
+                            json_is_string(v) ? json_string_value(v) : "?", st->s->name, st->s->name);
         for (int k = 0; k < st->n_out; k++)
             if (st->out_cols[k] == o)
-                return api_fail(err, 400, "invalid-input", "outputs", "output '%s' is listed twice", st->s->outputs[o].name);
+                return api_fail(err, 400, "invalid-input", field, "output '%s' is listed twice", st->s->outputs[o].name);
         st->out_cols[st->n_out++] = o;
     }
     return 0;
@@ -257,20 +390,39 @@ void sweep_stream_free(sweep_stream *st)
     if (!st)
         return;
     for (int a = 0; a < MAX_AXES; a++) {
+        for (size_t k = 0; k < st->axes[a].n_owned; k++)
+            free(st->axes[a].owned[k]);
+        free(st->axes[a].owned);
         free(st->axes[a].vals);
-        free(st->axes[a].nums);
     }
-    free(st->base);
-    free(st->cur);
+    free(st->in);
     free(st->out);
-    free(st->codes);
+    free(st->window);
+    free(st->trans);
     sb_free(&st->buf);
     free(st);
 }
 
-/* GET /sweep/{solver}?a=1,2&b=x: comma-separated values are axes. */
+/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
+ * axis; everything else goes through the same query mapping as GET /solve. */
 int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
                     api_error *err);
+
+static json_t *split_commas(const char *v, const input_desc *d)
+{
+    json_t *arr = json_array();
+    for (const char *p = v;;) {
+        size_t len = strcspn(p, ",");
+        char *tok = strndup(p, len);
+        /* an empty item stays a string, so the input's parser names it as a bad value */
+        json_array_append_new(arr, !tok ? json_null() : d ? input_from_text(d, tok) : json_string(tok));
+        free(tok);
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    return arr;
+}
 
 static int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
 {
@@ -282,28 +434,22 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
     for (size_t i = 0; i < req->n_query; i++) {
         const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
         if (!strcmp(k, "outputs")) {
-            json_t *o = json_array();
-            char *copy = strdup(v), *save = NULL;
-            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                json_array_append_new(o, json_string(t));
-            free(copy);
-            json_object_set_new(body, "outputs", o);
+            json_object_set_new(body, "outputs", split_commas(v, NULL));
         } else if (!strcmp(k, "format") || !strcmp(k, "catalog")) {
             json_object_set_new(body, k, json_string(v));
         } else if (strchr(v, ',') && !strchr(k, '.')) {
             int idx = solver_input_index(s, k);
             if (idx < 0)
-                return api_fail(err, 400, "unknown-input", k, "unknown input '%.80s' for solver %s", k, s->name);
-            json_t *vals = json_array();
-            char *copy = strdup(v), *save = NULL;
-            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                json_array_append_new(vals, input_from_text(&s->inputs[idx], t));
-            free(copy);
-            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", vals));
+                return api_fail(err, 400, "unknown-input", k, "unknown input '%.80s' for solver %s (GET /solvers/%s lists its inputs)",
+                                k, s->name, s->name);
+            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, &s->inputs[idx])));
         } else {
             scalar.query[scalar.n_query++] = req->query[i];
         }
     }
+    if (json_array_size(axes) == 0)
+        return api_fail(err, 400, "invalid-axis", "",
+                        "a GET sweep needs at least one input with comma-separated values, e.g. ?batch_size=32,64,128");
     json_t *inputs;
     if (query_to_inputs(s, &scalar, reserved, &inputs, err) != 0)
         return -1;
@@ -311,7 +457,88 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
     return 0;
 }
 
-static void start_row_buffers(sweep_stream *st);
+/* The inputs every point starts from. Axis inputs may be required inputs
+ * with no default (transformation's batch_size, any solver's hardware): the
+ * axis's first value stands in for them while parsing, and every point
+ * overwrites it. Fixed inputs are bound-checked once here, so a bad one is
+ * the request's error, not every row's. */
+static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
+{
+    if (inputs && !json_is_object(inputs))
+        return api_fail(err, 400, "invalid-input", "inputs", "inputs must be an object");
+    json_t *base = inputs ? json_copy((json_t *)inputs) : json_object();
+    bool is_axis[SOLVER_MAX_INPUTS] = {false};
+    for (int a = 0; a < st->n_axes; a++) {
+        const char *name = st->axes[a].d->name;
+        if (json_object_get(base, name)) {
+            json_decref(base);
+            char field[160];
+            snprintf(field, sizeof field, "inputs.%s", name);
+            return api_fail(err, 400, "invalid-axis", field,
+                            "input '%s' is both fixed in inputs and swept by an axis: give it in one place", name);
+        }
+        json_object_set(base, name, (json_t *)st->axes[a].first);
+        is_axis[st->axes[a].input] = true;
+    }
+    int rc = inputs_parse(st->s, base, st->ed, st->in, err);
+    json_decref(base);
+    if (rc != 0)
+        return -1;
+    for (size_t i = 0; i < st->s->n_inputs; i++) {
+        solver_error se = {0};
+        if (!is_axis[i] && solver_check_input(st->s, i, &st->in->v[i], &se) != 0) {
+            char field[96];
+            snprintf(field, sizeof field, "inputs.%s", st->s->inputs[i].name);
+            return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
+        }
+    }
+    int n = 0;
+    for (size_t i = 0; i < st->s->n_inputs; i++)
+        if (is_axis[i])
+            st->checked[n++] = (int)i;
+    return 0;
+}
+
+static int count_points(sweep_stream *st, unsigned long long cap, api_error *err)
+{
+    long double total = 1;
+    for (int i = 0; i < st->n_axes; i++)
+        total *= (long double)st->axes[i].n;
+    if (total > (long double)cap) {
+        char count[48];
+        if (total < 1e19L)
+            snprintf(count, sizeof count, "%.0Lf", total);
+        else
+            snprintf(count, sizeof count, "more than 10^19");
+        return api_fail(err, 413, "too-many-points", "axes",
+                        "the sweep has %s points; the cap is %llu (--sweep-max-points / MLSYSD_SWEEP_MAX_POINTS)", count,
+                        cap);
+    }
+    st->points = (unsigned long long)total;
+    st->stride[st->n_axes - 1] = 1;
+    for (int i = st->n_axes - 2; i >= 0; i--)
+        st->stride[i] = st->stride[i + 1] * st->axes[i + 1].n;
+    return 0;
+}
+
+/* JSON transitions: the window must reach back one step on every axis that varies. */
+static void setup_transitions(sweep_stream *st)
+{
+    for (int k = 0; k < st->n_out; k++)
+        if (st->s->outputs[st->out_cols[k]].categorical)
+            st->cat_cols[st->n_cat++] = k;
+    if (!st->n_cat)
+        return;
+    unsigned long long reach = 1;
+    for (int a = 0; a < st->n_axes; a++)
+        if (st->axes[a].n > 1 && st->stride[a] > reach)
+            reach = st->stride[a];
+    st->trans = malloc(TRANSITIONS_MAX * sizeof *st->trans);
+    if (st->trans && reach * (unsigned long long)st->n_cat <= WINDOW_MAX_BYTES)
+        st->window = malloc((size_t)reach * (size_t)st->n_cat);
+    st->window_len = reach;
+    st->transitions_omitted = !st->window;
+}
 
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp)
 {
@@ -324,16 +551,10 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         return -1;
     }
     sb_init(&st->buf);
-    const solver_desc *s = NULL;
+    const char *name = solver_name;
     if (solver_name) {
-        s = solver_find(solver_name);
-        if (!s) {
-            api_fail(&err, 404, "unknown-solver", "solver", "unknown solver '%.60s' (GET /solvers lists them)", solver_name);
-            goto fail;
-        }
+        st->from_query = true;
         body = json_object();
-        if (query_spec(s, req, body, &err) != 0)
-            goto fail;
     } else {
         body = app_parse_body(req, &err);
         if (!body)
@@ -348,42 +569,45 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
                 goto fail;
             }
         }
-        const json_t *js = json_object_get(body, "solver");
-        if (!json_is_string(js)) {
+        name = json_string_value(json_object_get(body, "solver"));
+        if (!name) {
             api_fail(&err, 400, "missing-input", "solver", "solver must be a string naming a solver (GET /solvers lists them)");
             goto fail;
         }
-        s = solver_find(json_string_value(js));
-        if (!s) {
-            api_fail(&err, 404, "unknown-solver", "solver", "unknown solver '%.60s' (GET /solvers lists them)",
-                     json_string_value(js));
-            goto fail;
-        }
     }
-    st->s = s;
+    st->s = solver_find(name);
+    if (!st->s) {
+        api_fail(&err, 404, "unknown-solver", "solver", "unknown solver '%.60s' (GET /solvers lists them)", name);
+        goto fail;
+    }
+    const solver_desc *s = st->s;
+    if (st->from_query && query_spec(s, req, body, &err) != 0)
+        goto fail;
     for (size_t i = 0; i < solver_count(); i++)
         if (solver_at(i) == s)
             st->solver_index = (unsigned)i;
     const json_t *jc = json_object_get(body, "catalog"), *jf = json_object_get(body, "format");
     if (jc && !json_is_string(jc)) {
-        api_fail(&err, 400, "invalid-input", "catalog", "catalog must be a string");
+        api_fail(&err, 400, "invalid-input", "catalog", "catalog must be a string: \"current\" or \"tutorial\"");
         goto fail;
     }
-    st->ed = app_edition(a, jc ? json_string_value(jc) : NULL, &err);
+    st->ed = app_edition(a, json_string_value(jc), &err);
     if (!st->ed)
         goto fail;
-    bool ok;
     if (jf && !json_is_string(jf)) {
         api_fail(&err, 400, "invalid-input", "format", "format must be json, csv or ndjson");
         goto fail;
     }
-    st->fmt = format_from(jf ? json_string_value(jf) : NULL, req->accept, &ok);
+    bool ok;
+    st->fmt = format_from(json_string_value(jf), req->accept, &ok);
     if (!ok) {
-        api_fail(&err, 400, "invalid-input", "format", "format must be json, csv or ndjson, got '%.40s'", json_string_value(jf));
+        api_fail(&err, 400, "invalid-input", "format", "format must be json, csv or ndjson, got '%.40s'",
+                 json_string_value(jf));
         goto fail;
     }
     if (parse_outputs(st, json_object_get(body, "outputs"), &err) != 0)
         goto fail;
+
     const json_t *axes = json_object_get(body, "axes");
     if (!json_is_array(axes) || json_array_size(axes) == 0) {
         api_fail(&err, 400, "invalid-axis", "axes",
@@ -391,126 +615,37 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         goto fail;
     }
     if (json_array_size(axes) > MAX_AXES) {
-        api_fail(&err, 400, "invalid-axis", "axes", "at most %d axes", MAX_AXES);
+        api_fail(&err, 400, "invalid-axis", "axes", "a sweep has at most %d axes, got %zu", MAX_AXES,
+                 json_array_size(axes));
         goto fail;
     }
-    unsigned long long cap = (unsigned long long)a->cfg->sweep_max_points;
-    for (size_t i = 0; i < json_array_size(axes); i++)
-        if (parse_axis(st, json_array_get(axes, i), i, cap, &err) != 0)
+    st->n_axes = (int)json_array_size(axes);
+    for (int i = 0; i < st->n_axes; i++)
+        if (describe_axis(st, json_array_get(axes, (size_t)i), (size_t)i, &err) != 0)
             goto fail;
-    /* Points, checked against the cap without overflow. */
-    unsigned long long points = 1;
-    for (int i = 0; i < st->n_axes; i++) {
-        if (points > cap / st->axes[i].n + 1) {
-            points = cap + 1;
-            break;
-        }
-        points *= st->axes[i].n;
-    }
-    if (points > cap) {
-        long double exact = 1;
-        for (int i = 0; i < st->n_axes; i++)
-            exact *= (long double)st->axes[i].n;
-        api_fail(&err, 413, "too-many-points", "axes",
-                 "the sweep has %.0Lf points; the cap is %llu (--sweep-max-points / MLSYSD_SWEEP_MAX_POINTS)", exact, cap);
+    if (count_points(st, (unsigned long long)a->cfg->sweep_max_points, &err) != 0)
         goto fail;
-    }
-    st->points = points;
-    /* Base inputs: axis inputs may not also be fixed inputs; they take the first axis value for parsing. */
-    json_t *inputs = json_object_get(body, "inputs");
-    if (inputs && !json_is_object(inputs)) {
-        api_fail(&err, 400, "invalid-input", "inputs", "inputs must be an object");
-        goto fail;
-    }
-    json_t *base_json = inputs ? json_copy(inputs) : json_object();
-    for (int i = 0; i < st->n_axes; i++) {
-        const char *name = s->inputs[st->axes[i].input].name;
-        if (json_object_get(base_json, name)) {
-            json_decref(base_json);
-            api_fail(&err, 400, "invalid-axis", name, "input '%s' is both fixed in inputs and swept by an axis", name);
+    for (int i = 0; i < st->n_axes; i++)
+        if (fill_axis(st, (size_t)i, &err) != 0)
             goto fail;
-        }
-        json_object_set_new(base_json, name, json_null());
-    }
-    st->base = calloc(1, sizeof *st->base);
-    st->cur = calloc(1, sizeof *st->cur);
+    st->in = calloc(1, sizeof *st->in);
     st->out = calloc(1, sizeof *st->out);
-    if (!st->base || !st->cur || !st->out) {
-        json_decref(base_json);
+    if (!st->in || !st->out) {
         api_fail(&err, 503, "overloaded", "", "out of memory");
         goto fail;
     }
-    /* Parse with axis inputs marked optional by pre-filling a placeholder. */
-    {
-        const solver_desc *sd = s;
-        int rc = 0;
-        for (int i = 0; i < st->n_axes; i++)
-            json_object_del(base_json, sd->inputs[st->axes[i].input].name);
-        /* give each swept required input its first value so the generic parser is satisfied */
-        for (int i = 0; i < st->n_axes; i++) {
-            const axis *ax = &st->axes[i];
-            const input_desc *d = &sd->inputs[ax->input];
-            if (ax->numeric)
-                json_object_set_new(base_json, d->name, json_real(0));
-            else if (d->kind == IN_BOOLEAN)
-                json_object_set_new(base_json, d->name, json_false());
-        }
-        /* numeric placeholders are plain numbers; ids/enums are set per point below */
-        json_t *probe = json_copy(base_json);
-        for (int i = 0; i < st->n_axes; i++) {
-            const axis *ax = &st->axes[i];
-            const input_desc *d = &sd->inputs[ax->input];
-            if (!ax->numeric && d->kind != IN_BOOLEAN)
-                json_object_del(probe, d->name);
-        }
-        /* parse everything except the non-numeric axis inputs, which are filled from the axes */
-        solver_desc tmp = *sd;
-        (void)tmp;
-        rc = inputs_parse(sd, probe, st->ed, st->base, &err);
-        if (rc != 0 && err.status == 400 && !strcmp(err.slug, "missing-input")) {
-            /* a missing non-numeric input that an axis supplies is fine */
-            const char *missing = err.field + strlen("inputs.");
-            bool supplied = false;
-            for (int i = 0; i < st->n_axes; i++)
-                if (!strcmp(sd->inputs[st->axes[i].input].name, missing))
-                    supplied = true;
-            if (supplied) {
-                /* re-parse with the first axis value for every non-numeric axis */
-                for (int i = 0; i < st->n_axes; i++) {
-                    const axis *ax = &st->axes[i];
-                    const input_desc *d = &sd->inputs[ax->input];
-                    if (!ax->numeric && d->kind != IN_BOOLEAN) {
-                        if (d->kind == IN_HARDWARE || d->kind == IN_MODEL)
-                            json_object_set_new(probe, d->name, json_string(d->kind == IN_HARDWARE ? ax->vals[0].hw->key
-                                                                                                   : ax->vals[0].model->key));
-                        else if (d->kind == IN_ENUM)
-                            json_object_set_new(probe, d->name, json_string(d->enum_values[ax->vals[0].enum_index]));
-                    }
-                }
-                rc = inputs_parse(sd, probe, st->ed, st->base, &err);
-            }
-        }
-        json_decref(probe);
-        json_decref(base_json);
-        if (rc != 0)
-            goto fail;
-    }
-    /* The numeric placeholders were parsed as 0 "present" values; the axes overwrite them per point. */
+    if (parse_base(st, json_object_get(body, "inputs"), &err) != 0)
+        goto fail;
     json_decref(body);
     body = NULL;
-    st->stride[st->n_axes - 1] = 1;
-    for (int i = st->n_axes - 2; i >= 0; i--)
-        st->stride[i] = st->stride[i + 1] * st->axes[i + 1].n;
-    if (st->fmt == FMT_JSON) {
-        for (int k = 0; k < st->n_out; k++)
-            if (s->outputs[st->out_cols[k]].categorical)
-                st->cat_cols[st->n_cat++] = k;
-        if (st->n_cat && st->points * (unsigned long long)st->n_cat <= CODES_MAX_BYTES)
-            st->codes = malloc(st->points * (size_t)st->n_cat);
-    }
+    for (int k = 0; k < st->n_out; k++)
+        for (int i = 0; i < st->n_axes; i++)
+            if (!strcmp(s->outputs[st->out_cols[k]].name, st->axes[i].d->name))
+                st->qualified[k] = true;
+    if (st->fmt == FMT_JSON)
+        setup_transitions(st);
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
     st->timeout = a->cfg->request_timeout;
-    start_row_buffers(st);
     resp->status = 200;
     resp->stream = st;
     resp->content_type = st->fmt == FMT_CSV      ? "text/csv; charset=utf-8; header=present"
@@ -528,24 +663,20 @@ fail:
 
 /* --- producing the body ------------------------------------------------------------------- */
 
-static void start_row_buffers(sweep_stream *st) { (void)st; }
-
-/* Set the axis values of point p into cur. */
 static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES])
 {
     for (int a = 0; a < st->n_axes; a++) {
-        axis *ax = &st->axes[a];
-        idx[a] = (size_t)((p / st->stride[a]) % ax->n);
-        input_value *v = &st->cur->v[ax->input];
+        const axis *ax = &st->axes[a];
+        size_t k = (size_t)((p / st->stride[a]) % ax->n);
+        idx[a] = k;
+        input_value *v = &st->in->v[ax->input];
+        v->present = true;
+        v->defaulted = false;
         if (ax->numeric) {
-            v->present = true;
-            v->defaulted = false;
-            v->num = ax->nums[idx[a]];
-            v->num_was_int = st->s->inputs[ax->input].kind == IN_INTEGER || v->num == floor(v->num);
+            v->num = axis_num(ax, k);
+            v->num_was_int = axis_was_int(ax, k);
         } else {
-            const input_value *src = &ax->vals[idx[a]];
-            v->present = true;
-            v->defaulted = false;
+            const axis_value *src = &ax->vals[k];
             v->num = src->num;
             v->enum_index = src->enum_index;
             v->hw = src->hw;
@@ -554,46 +685,7 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
     }
 }
 
-/* An axis value as the row shows it (declared unit, catalog key, enum name). */
-static void put_axis_value(sweep_stream *st, int a, size_t i, bool csv)
-{
-    const axis *ax = &st->axes[a];
-    const input_desc *d = &st->s->inputs[ax->input];
-    strbuf *b = &st->buf;
-    if (ax->numeric) {
-        double x = ax->nums[i];
-        if (d->kind == IN_QUANTITY)
-            units_to(x, d->unit, *d->dim, &x);
-        sb_number(b, x);
-        return;
-    }
-    const input_value *v = &ax->vals[i];
-    const char *s = "";
-    switch (d->kind) {
-    case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); return;
-    case IN_ENUM: s = d->enum_values[v->enum_index]; break;
-    case IN_HARDWARE: s = v->hw->key; break;
-    case IN_MODEL: s = v->model->key; break;
-    default: break;
-    }
-    if (csv) {
-        /* RFC 4180: quote fields with comma, quote or line break */
-        if (strpbrk(s, ",\"\r\n")) {
-            sb_putc(b, '"');
-            for (const char *c = s; *c; c++) {
-                if (*c == '"')
-                    sb_putc(b, '"');
-                sb_putc(b, *c);
-            }
-            sb_putc(b, '"');
-        } else {
-            sb_puts(b, s);
-        }
-    } else {
-        sb_json_string(b, s);
-    }
-}
-
+/* RFC 4180: quote fields with a comma, quote or line break. */
 static void csv_string(strbuf *b, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
@@ -609,6 +701,34 @@ static void csv_string(strbuf *b, const char *s)
     sb_putc(b, '"');
 }
 
+/* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
+static void put_axis_value(sweep_stream *st, int a, size_t k, bool csv)
+{
+    const axis *ax = &st->axes[a];
+    const input_desc *d = ax->d;
+    strbuf *b = &st->buf;
+    if (ax->numeric) {
+        double x = axis_num(ax, k);
+        if (d->kind == IN_QUANTITY)
+            units_to(x, d->unit, *d->dim, &x);
+        sb_number(b, x);
+        return;
+    }
+    const axis_value *v = &ax->vals[k];
+    const char *s = "";
+    switch (d->kind) {
+    case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); return;
+    case IN_ENUM: s = d->enum_values[v->enum_index]; break;
+    case IN_HARDWARE: s = v->hw->key; break;
+    case IN_MODEL: s = v->model->key; break;
+    default: break;
+    }
+    if (csv)
+        csv_string(b, s);
+    else
+        sb_json_string(b, s);
+}
+
 static void put_output(sweep_stream *st, int k, bool csv)
 {
     const output_desc *d = &st->s->outputs[st->out_cols[k]];
@@ -622,7 +742,7 @@ static void put_output(sweep_stream *st, int k, bool csv)
     switch (d->kind) {
     case OUT_STRING:
         if (csv)
-            csv_string(b, v->str);
+            csv_string(b, v->str ? v->str : "");
         else
             sb_json_string(b, v->str);
         break;
@@ -632,26 +752,37 @@ static void put_output(sweep_stream *st, int k, bool csv)
     }
 }
 
-/* CSV header names carry the unit: latency_ms, peak_bw_actual_GB_per_s. */
-static void csv_name(strbuf *b, const char *name, const char *unit)
+static void put_output_name(sweep_stream *st, int k)
 {
-    sb_puts(b, name);
+    if (st->qualified[k])
+        sb_puts(&st->buf, "result.");
+    sb_puts(&st->buf, st->s->outputs[st->out_cols[k]].name);
+}
+
+static void json_output_name(sweep_stream *st, int k)
+{
+    sb_putc(&st->buf, '"');
+    put_output_name(st, k);
+    sb_putc(&st->buf, '"');
+}
+
+/* CSV header names carry the unit: latency_ms, storage_supply_bw_GB_per_s. */
+static void csv_unit(strbuf *b, const char *unit)
+{
     if (!unit || !*unit)
         return;
     sb_putc(b, '_');
     for (const char *c = unit; *c; c++) {
         if (*c == '/')
             sb_puts(b, "_per_");
-        else if (*c == ' ')
-            continue;
-        else
+        else if (*c != ' ')
             sb_putc(b, *c);
     }
 }
 
 static const char *axis_unit(const sweep_stream *st, int a)
 {
-    const input_desc *d = &st->s->inputs[st->axes[a].input];
+    const input_desc *d = st->axes[a].d;
     return d->kind == IN_QUANTITY ? d->unit : "";
 }
 
@@ -661,12 +792,13 @@ static void write_header(sweep_stream *st)
     const solver_desc *s = st->s;
     if (st->fmt == FMT_CSV) {
         for (int a = 0; a < st->n_axes; a++) {
-            csv_name(b, s->inputs[st->axes[a].input].name, axis_unit(st, a));
+            sb_puts(b, st->axes[a].d->name);
+            csv_unit(b, axis_unit(st, a));
             sb_putc(b, ',');
         }
         for (int k = 0; k < st->n_out; k++) {
-            const output_desc *d = &s->outputs[st->out_cols[k]];
-            csv_name(b, d->name, d->unit);
+            put_output_name(st, k);
+            csv_unit(b, s->outputs[st->out_cols[k]].unit);
             sb_putc(b, ',');
         }
         sb_puts(b, "error\r\n");
@@ -683,18 +815,18 @@ static void write_header(sweep_stream *st)
     sb_printf(b, ",\"points\":%llu,\"axes\":[", st->points);
     for (int a = 0; a < st->n_axes; a++) {
         sb_puts(b, a ? ",{\"input\":" : "{\"input\":");
-        sb_json_string(b, s->inputs[st->axes[a].input].name);
+        sb_json_string(b, st->axes[a].d->name);
         sb_printf(b, ",\"count\":%zu}", st->axes[a].n);
     }
     sb_puts(b, "],\"columns\":[");
     for (int a = 0; a < st->n_axes; a++) {
         if (a)
             sb_putc(b, ',');
-        sb_json_string(b, s->inputs[st->axes[a].input].name);
+        sb_json_string(b, st->axes[a].d->name);
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
-        sb_json_string(b, s->outputs[st->out_cols[k]].name);
+        json_output_name(st, k);
     }
     sb_puts(b, ",\"error\"],\"units\":{");
     bool first = true;
@@ -705,7 +837,7 @@ static void write_header(sweep_stream *st)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, s->inputs[st->axes[a].input].name);
+        sb_json_string(b, st->axes[a].d->name);
         sb_putc(b, ':');
         sb_json_string(b, u);
     }
@@ -716,7 +848,7 @@ static void write_header(sweep_stream *st)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, d->name);
+        json_output_name(st, k);
         sb_putc(b, ':');
         sb_json_string(b, d->unit);
     }
@@ -726,35 +858,65 @@ static void write_header(sweep_stream *st)
 static uint8_t intern(sweep_stream *st, int c, const output_value *v, output_kind kind)
 {
     if (v->is_null)
-        return CODE_NONE;
+        return CODE_NULL;
     const char *s = kind == OUT_BOOLEAN ? (v->num != 0 ? "true" : "false") : v->str;
     if (!s)
-        return CODE_NONE;
+        return CODE_NULL;
     for (int i = 0; i < st->n_interned[c]; i++)
         if (st->interned[c][i] == s || !strcmp(st->interned[c][i], s))
             return (uint8_t)i;
     if (st->n_interned[c] >= MAX_INTERNED)
-        return CODE_NONE;
+        return CODE_UNKNOWN;
     st->interned[c][st->n_interned[c]] = s;
     return (uint8_t)st->n_interned[c]++;
+}
+
+/* Compare point q with its neighbour one step back on each axis, then keep
+ * q's codes in the window for the points that will look back at it. */
+static void track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed)
+{
+    uint8_t codes[SOLVER_MAX_OUTPUTS];
+    for (int c = 0; c < st->n_cat; c++) {
+        int col = st->out_cols[st->cat_cols[c]];
+        codes[c] = failed ? CODE_ERROR : intern(st, c, &st->out->v[col], st->s->outputs[col].kind);
+    }
+    for (int a = 0; a < st->n_axes; a++) {
+        if (idx[a] == 0)
+            continue;
+        unsigned long long p = q - st->stride[a];
+        const uint8_t *prev = st->window + (size_t)(p % st->window_len) * (size_t)st->n_cat;
+        for (int c = 0; c < st->n_cat; c++) {
+            uint8_t x = prev[c], y = codes[c];
+            if (x == y || x >= CODE_ERROR || y >= CODE_ERROR)
+                continue;
+            if (st->n_trans == TRANSITIONS_MAX) {
+                st->trans_truncated = true;
+                continue;
+            }
+            st->trans[st->n_trans++] = (transition){.from_point = p, .axis = (uint8_t)a, .col = (uint8_t)c, .from = x, .to = y};
+        }
+    }
+    memcpy(st->window + (size_t)(q % st->window_len) * (size_t)st->n_cat, codes, (size_t)st->n_cat);
 }
 
 static void write_row(sweep_stream *st, unsigned long long p)
 {
     size_t idx[MAX_AXES];
-    memcpy(st->cur, st->base, sizeof *st->cur);
     apply_point(st, p, idx);
-    api_error err;
-    solver_error se = {0};
-    const char *error = NULL;
+    /* /solve starts from fresh outputs; so does every point */
+    memset(st->out->v, 0, sizeof st->out->v);
     st->out->n_warnings = 0;
     st->out->n_trace = 0;
-    if (inputs_check(st->s, st->cur, &err) != 0) {
-        error = err.detail;
-    } else if (st->s->run(st->cur, st->out, &se) != 0) {
-        error = se.detail;
+    solver_error se = {0};
+    const char *error = NULL;
+    for (int i = 0; i < st->n_axes && !error; i++)
+        if (solver_check_input(st->s, (size_t)st->checked[i], &st->in->v[st->checked[i]], &se) != 0)
+            error = se.detail;
+    if (!error) {
+        metrics_solve(st->solver_index);
+        if (st->s->run(st->in, st->out, &se) != 0)
+            error = se.detail;
     }
-    metrics_solve(st->solver_index);
     strbuf *b = &st->buf;
     bool csv = st->fmt == FMT_CSV, nd = st->fmt == FMT_NDJSON;
     if (st->fmt == FMT_JSON)
@@ -762,28 +924,24 @@ static void write_row(sweep_stream *st, unsigned long long p)
     else if (nd)
         sb_putc(b, '{');
     for (int a = 0; a < st->n_axes; a++) {
-        if (nd) {
-            if (a)
-                sb_putc(b, ',');
-            sb_json_string(b, st->s->inputs[st->axes[a].input].name);
-            sb_putc(b, ':');
-        } else if (a) {
+        if (a)
             sb_putc(b, ',');
+        if (nd) {
+            sb_json_string(b, st->axes[a].d->name);
+            sb_putc(b, ':');
         }
         put_axis_value(st, a, idx[a], csv);
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
         if (nd) {
-            sb_json_string(b, st->s->outputs[st->out_cols[k]].name);
+            json_output_name(st, k);
             sb_putc(b, ':');
         }
-        if (error) {
-            if (!csv)
-                sb_puts(b, "null");
-        } else {
+        if (!error)
             put_output(st, k, csv);
-        }
+        else if (!csv)
+            sb_puts(b, "null");
     }
     sb_putc(b, ',');
     if (nd)
@@ -797,19 +955,13 @@ static void write_row(sweep_stream *st, unsigned long long p)
         sb_puts(b, "null");
     }
     sb_puts(b, st->fmt == FMT_JSON ? "]" : nd ? "}\n" : "\r\n");
-    if (st->codes) {
-        for (int c = 0; c < st->n_cat; c++) {
-            int col = st->out_cols[st->cat_cols[c]];
-            output_value none = {.is_null = true};
-            st->codes[p * (size_t)st->n_cat + (size_t)c] =
-                intern(st, c, error ? &none : &st->out->v[col], st->s->outputs[col].kind);
-        }
-    }
+    if (st->window)
+        track_transitions(st, p, idx, error != NULL);
 }
 
 static void put_code(sweep_stream *st, int c, uint8_t code)
 {
-    if (code == CODE_NONE) {
+    if (code == CODE_NULL) {
         sb_puts(&st->buf, "null");
         return;
     }
@@ -821,87 +973,84 @@ static void put_code(sweep_stream *st, int c, uint8_t code)
         sb_json_string(&st->buf, s);
 }
 
+static void write_transition(sweep_stream *st, const transition *t)
+{
+    strbuf *b = &st->buf;
+    size_t idx[MAX_AXES];
+    for (int a = 0; a < st->n_axes; a++)
+        idx[a] = (size_t)((t->from_point / st->stride[a]) % st->axes[a].n);
+    sb_puts(b, "{\"output\":");
+    json_output_name(st, st->cat_cols[t->col]);
+    sb_puts(b, ",\"axis\":");
+    sb_json_string(b, st->axes[t->axis].d->name);
+    sb_puts(b, ",\"from_input\":");
+    put_axis_value(st, t->axis, idx[t->axis], false);
+    sb_puts(b, ",\"to_input\":");
+    put_axis_value(st, t->axis, idx[t->axis] + 1, false);
+    sb_puts(b, ",\"from\":");
+    put_code(st, t->col, t->from);
+    sb_puts(b, ",\"to\":");
+    put_code(st, t->col, t->to);
+    sb_puts(b, ",\"at\":{");
+    bool first = true;
+    for (int o = 0; o < st->n_axes; o++) {
+        if (o == t->axis)
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, st->axes[o].d->name);
+        sb_putc(b, ':');
+        put_axis_value(st, o, idx[o], false);
+    }
+    sb_puts(b, "}}");
+}
+
+static void timeout_message(sweep_stream *st, char *msg, size_t n)
+{
+    snprintf(msg, n, "sweep cut off by the request timeout (%g s) after %llu of %llu points", st->timeout, st->next,
+             st->points);
+}
+
+/* CSV and NDJSON end with one more line when the sweep was cut off, so a
+ * client that reads to the end learns the data is incomplete. */
 static void write_trailer(sweep_stream *st)
 {
     strbuf *b = &st->buf;
-    if (st->fmt == FMT_CSV || st->fmt == FMT_NDJSON) {
-        if (st->timed_out) {
-            char msg[200];
-            snprintf(msg, sizeof msg, "sweep cut off by the request timeout (%g s) after %llu of %llu points",
-                     st->timeout, st->next, st->points);
-            if (st->fmt == FMT_CSV) {
-                for (int i = 0; i < st->n_axes + st->n_out; i++)
-                    sb_putc(b, ',');
-                csv_string(b, msg);
-                sb_puts(b, "\r\n");
-            } else {
-                sb_puts(b, "{\"error\":");
-                sb_json_string(b, msg);
-                sb_puts(b, "}\n");
-            }
+    char msg[200];
+    if (st->fmt != FMT_JSON) {
+        if (!st->timed_out)
+            return;
+        timeout_message(st, msg, sizeof msg);
+        if (st->fmt == FMT_CSV) {
+            for (int i = 0; i < st->n_axes + st->n_out; i++)
+                sb_putc(b, ',');
+            csv_string(b, msg);
+            sb_puts(b, "\r\n");
+        } else {
+            sb_puts(b, "{\"error\":");
+            sb_json_string(b, msg);
+            sb_puts(b, "}\n");
         }
         return;
     }
     sb_puts(b, "],\"transitions\":[");
-    unsigned long long count = 0;
-    bool truncated = false;
-    if (st->codes && !st->timed_out) {
-        for (unsigned long long p = 0; p < st->points && !truncated; p++) {
-            size_t idx[MAX_AXES];
-            for (int a = 0; a < st->n_axes; a++)
-                idx[a] = (size_t)((p / st->stride[a]) % st->axes[a].n);
-            for (int a = 0; a < st->n_axes && !truncated; a++) {
-                if (idx[a] + 1 >= st->axes[a].n)
-                    continue;
-                unsigned long long q = p + st->stride[a];
-                for (int c = 0; c < st->n_cat; c++) {
-                    uint8_t x = st->codes[p * (size_t)st->n_cat + (size_t)c];
-                    uint8_t y = st->codes[q * (size_t)st->n_cat + (size_t)c];
-                    if (x == y)
-                        continue;
-                    if (count == TRANSITIONS_MAX) {
-                        truncated = true;
-                        break;
-                    }
-                    if (count++)
-                        sb_putc(b, ',');
-                    sb_puts(b, "{\"output\":");
-                    sb_json_string(b, st->s->outputs[st->out_cols[st->cat_cols[c]]].name);
-                    sb_puts(b, ",\"axis\":");
-                    sb_json_string(b, st->s->inputs[st->axes[a].input].name);
-                    sb_puts(b, ",\"from_input\":");
-                    put_axis_value(st, a, idx[a], false);
-                    sb_puts(b, ",\"to_input\":");
-                    put_axis_value(st, a, idx[a] + 1, false);
-                    sb_puts(b, ",\"from\":");
-                    put_code(st, c, x);
-                    sb_puts(b, ",\"to\":");
-                    put_code(st, c, y);
-                    sb_puts(b, ",\"at\":{");
-                    bool first = true;
-                    for (int o = 0; o < st->n_axes; o++) {
-                        if (o == a)
-                            continue;
-                        if (!first)
-                            sb_putc(b, ',');
-                        first = false;
-                        sb_json_string(b, st->s->inputs[st->axes[o].input].name);
-                        sb_putc(b, ':');
-                        put_axis_value(st, o, idx[o], false);
-                    }
-                    sb_puts(b, "}}");
-                }
-            }
-        }
+    for (size_t i = 0; i < st->n_trans; i++) {
+        if (i)
+            sb_putc(b, ',');
+        write_transition(st, &st->trans[i]);
     }
-    sb_puts(b, "]");
-    if (truncated)
+    sb_putc(b, ']');
+    if (st->trans_truncated)
         sb_printf(b, ",\"transitions_truncated\":%d", TRANSITIONS_MAX);
-    if (st->n_cat && !st->codes && !st->timed_out)
-        sb_puts(b, ",\"transitions_omitted\":\"too many points to track; sweep fewer points or use outputs\"");
-    if (st->timed_out)
-        sb_printf(b, ",\"error\":\"sweep cut off by the request timeout (%g s) after %llu of %llu points\"",
-                  st->timeout, st->next, st->points);
+    if (st->transitions_omitted)
+        sb_puts(b, ",\"transitions_omitted\":\"too many points between neighbours on the outer axis to track "
+                   "transitions; put the longest axis first, sweep fewer points or project fewer outputs\"");
+    if (st->timed_out) {
+        timeout_message(st, msg, sizeof msg);
+        sb_puts(b, ",\"error\":");
+        sb_json_string(b, msg);
+    }
     sb_puts(b, "}\n");
 }
 
