@@ -41,7 +41,7 @@ static const input_desc OWN_INPUTS[I_N - RL_N_INPUTS] = {
 enum {
     O_ACC_STEP, O_ACC_BOTTLENECK, O_TRANSFORM, O_STORAGE_TIME, O_STEP, O_BINDING, O_ACC_UTIL, O_THROUGHPUT,
     O_SLOWDOWN, O_DEMAND, O_SUPPLY, O_PATH, O_STORAGE_UTIL, O_STORAGE_STALLED, O_CPU, O_CPU_NEEDED,
-    O_WORKERS_NEEDED, O_PER_WORKER, O_N
+    O_WORKERS_NEEDED, O_PER_WORKER, O_FEASIBLE, O_N
 };
 static const output_desc OUTPUTS[O_N] = {
     [O_ACC_STEP] = {"accelerator_step_time", OUT_NUMBER, "ms", "single_node latency of one batch", false, false},
@@ -69,6 +69,9 @@ static const output_desc OUTPUTS[O_N] = {
     [O_WORKERS_NEEDED] = {"workers_needed", OUT_INTEGER, "",
                           "Smallest n with n x per_worker_throughput >= cpu_throughput_needed", false, false},
     [O_PER_WORKER] = {"per_worker_throughput", OUT_NUMBER, "GB/s", "Throughput of one CPU worker", false, false},
+    [O_FEASIBLE] = {"accelerator_feasible", OUT_BOOLEAN, "",
+                    "The model fits in accelerator memory (false: the step includes offloading over the host link)",
+                    true, false},
 };
 
 /* Smallest whole n for which n workers stop the CPU binding, judged by the
@@ -171,6 +174,11 @@ static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_err
     out_num(out, O_CPU_NEEDED, demand / 1e9);
     out_int(out, O_WORKERS_NEEDED, workers_needed(bytes, t_acc, per_worker));
     out_num(out, O_PER_WORKER, per_worker / 1e9);
+    out_bool(out, O_FEASIBLE, acc.feasible);
+    if (!acc.feasible)
+        solver_warn(out, "the model does not fit in %s memory: accelerator_step_time includes offloading over the "
+                         "host link (see trace)",
+                    hw->name);
     return 0;
 }
 
