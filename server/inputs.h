@@ -44,7 +44,8 @@ int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err);
 json_t *input_from_text(const input_desc *d, const char *text);
 
 /* Echo of the inputs as used: numbers in each input's declared unit, ids as
- * their catalog key (inline entries as "custom" objects of the numbers). */
+ * their catalog key (an inline entry echoes its key, "custom" when it has
+ * none; the numbers it resolved to are in inputs_resolved). */
 json_t *inputs_echo(const solver_desc *s, const solver_inputs *in);
 /* The catalog numbers the solver used for hardware/model inputs. */
 json_t *inputs_resolved(const solver_desc *s, const solver_inputs *in);
