@@ -96,10 +96,12 @@ int solver_check_input(const solver_desc *s, size_t i, const input_value *v, sol
         return 0;
     double x = v->num;
     char got[80], lo[48], hi[48];
-    format_value(d, v, got, sizeof got);
+    /* The value is formatted only on failure: that costs more than the check,
+     * and a sweep checks every point. */
     switch (d->check) {
     case CHECK_RANGE:
         if (x < d->lo || x > d->hi) {
+            format_value(d, v, got, sizeof got);
             format_bound(d, d->lo, d->lo_is_int, lo, sizeof lo);
             format_bound(d, d->hi, d->hi_is_int, hi, sizeof hi);
             return solver_fail(err, d->name, "%s must be in [%s, %s], got %s", d->name, lo, hi, got);
@@ -107,17 +109,22 @@ int solver_check_input(const solver_desc *s, size_t i, const input_value *v, sol
         break;
     case CHECK_AT_LEAST:
         if (x < d->lo) {
+            format_value(d, v, got, sizeof got);
             format_bound(d, d->lo, d->lo_is_int, lo, sizeof lo);
             return solver_fail(err, d->name, "%s must be >= %s, got %s", d->name, lo, got);
         }
         break;
     case CHECK_POSITIVE:
-        if (!(x > 0))
+        if (!(x > 0)) {
+            format_value(d, v, got, sizeof got);
             return solver_fail(err, d->name, "%s must be positive, got %s", d->name, got);
+        }
         break;
     case CHECK_NONNEGATIVE:
-        if (x < 0)
+        if (x < 0) {
+            format_value(d, v, got, sizeof got);
             return solver_fail(err, d->name, "%s must be non-negative, got %s", d->name, got);
+        }
         break;
     case CHECK_NONE:
         break;

@@ -66,7 +66,7 @@ struct sweep_stream {
     const solver_desc *s;
     const catalog_edition *ed;
     sweep_format fmt;
-    bool from_query;                    /* GET /sweep/{solver}: error fields name the query key */
+    bool from_query;                    /* GET /sweep/{solver}: error fields name inputs, not body paths */
     axis axes[MAX_AXES];
     int n_axes;
     int checked[MAX_AXES];              /* axis inputs in input order: the order /solve checks bounds in */
@@ -102,11 +102,12 @@ struct sweep_stream {
 static bool is_numeric_kind(input_kind k) { return k == IN_NUMBER || k == IN_INTEGER || k == IN_QUANTITY; }
 
 /* Error fields are JSON paths into the body ("axes[1].range.step"); a GET
- * sweep has no body, so there they name the query key. */
+ * sweep has no body, so there they name the input as GET /solve does
+ * ("inputs.batch_size"). */
 static const char *axis_field(const sweep_stream *st, size_t i, const char *suffix, char *buf, size_t n)
 {
     if (st->from_query && st->axes[i].d)
-        snprintf(buf, n, "%s", st->axes[i].d->name);
+        snprintf(buf, n, "inputs.%s", st->axes[i].d->name);
     else
         snprintf(buf, n, "axes[%zu]%s", i, suffix);
     return buf;
@@ -201,11 +202,12 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
                         ax->d->kind == IN_BOOLEAN ? "boolean" : ax->d->kind == IN_ENUM ? "choice" : "catalog entry");
     if (!json_is_object(ax->spec))
         return api_fail(err, 400, "invalid-axis", field, "%s must be an object: %s", form,
-                        jr ? "{\"start\": 32, \"stop\": 1024, \"step\": 32}" : "{\"start\": 1, \"stop\": 1024, \"count\": 11}");
+                        jr ? "{\"start\": 32, \"stop\": 1024, \"step\": 32}"
+                           : "{\"start\": 1, \"stop\": 1024, \"count\": 11}");
     json_object_foreach((json_t *)ax->spec, key, val) {
         if (strcmp(key, "start") && strcmp(key, "stop") && strcmp(key, jr ? "step" : "count"))
-            return api_fail(err, 400, "invalid-axis", field, "unknown %s field '%.60s'; %s has start, stop and %s", form,
-                            key, form, jr ? "step" : "count");
+            return api_fail(err, 400, "invalid-axis", field, "unknown %s field '%.60s'; %s has start, stop and %s",
+                            form, key, form, jr ? "step" : "count");
     }
     bool start_int = false, step_int = false;
     if (parse_bound(st, i, ax->spec, "start", &ax->start, &start_int, err) != 0 ||
@@ -375,11 +377,13 @@ static int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
         char field[48];
         snprintf(field, sizeof field, "outputs[%zu]", i);
         if (o < 0)
-            return api_fail(err, 400, "invalid-input", field, "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
+            return api_fail(err, 400, "invalid-input", field,
+                            "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
                             json_is_string(v) ? json_string_value(v) : "?", st->s->name, st->s->name);
         for (int k = 0; k < st->n_out; k++)
             if (st->out_cols[k] == o)
-                return api_fail(err, 400, "invalid-input", field, "output '%s' is listed twice", st->s->outputs[o].name);
+                return api_fail(err, 400, "invalid-input", field, "output '%s' is listed twice",
+                                st->s->outputs[o].name);
         st->out_cols[st->n_out++] = o;
     }
     return 0;
@@ -439,9 +443,13 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
             json_object_set_new(body, k, json_string(v));
         } else if (strchr(v, ',') && !strchr(k, '.')) {
             int idx = solver_input_index(s, k);
-            if (idx < 0)
-                return api_fail(err, 400, "unknown-input", k, "unknown input '%.80s' for solver %s (GET /solvers/%s lists its inputs)",
-                                k, s->name, s->name);
+            if (idx < 0) {
+                char field[160]; /* named as GET /solve names it */
+                snprintf(field, sizeof field, "inputs.%.140s", k);
+                return api_fail(err, 400, "unknown-input", field,
+                                "unknown input '%.80s' for solver %s (GET /solvers/%s lists its inputs)", k, s->name,
+                                s->name);
+            }
             json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, &s->inputs[idx])));
         } else {
             scalar.query[scalar.n_query++] = req->query[i];
@@ -511,8 +519,8 @@ static int count_points(sweep_stream *st, unsigned long long cap, api_error *err
         else
             snprintf(count, sizeof count, "more than 10^19");
         return api_fail(err, 413, "too-many-points", "axes",
-                        "the sweep has %s points; the cap is %llu (--sweep-max-points / MLSYSD_SWEEP_MAX_POINTS)", count,
-                        cap);
+                        "the sweep has %s points; the cap is %llu (--sweep-max-points / MLSYSD_SWEEP_MAX_POINTS)",
+                        count, cap);
     }
     st->points = (unsigned long long)total;
     st->stride[st->n_axes - 1] = 1;
@@ -565,13 +573,16 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
             if (strcmp(key, "solver") && strcmp(key, "inputs") && strcmp(key, "axes") && strcmp(key, "outputs") &&
                 strcmp(key, "format") && strcmp(key, "catalog")) {
                 api_fail(&err, 400, "unknown-field", key,
-                         "unknown field '%.80s'; a /sweep body has solver, inputs, axes, outputs, format and catalog", key);
+                         "unknown field '%.80s'; a /sweep body has solver, inputs, axes, outputs, format and catalog",
+                         key);
                 goto fail;
             }
         }
-        name = json_string_value(json_object_get(body, "solver"));
+        const json_t *js = json_object_get(body, "solver");
+        name = json_string_value(js);
         if (!name) {
-            api_fail(&err, 400, "missing-input", "solver", "solver must be a string naming a solver (GET /solvers lists them)");
+            api_fail(&err, 400, js ? "invalid-input" : "missing-input", "solver",
+                     "solver must be a string naming a solver (GET /solvers lists them)");
             goto fail;
         }
     }
@@ -893,7 +904,8 @@ static void track_transitions(sweep_stream *st, unsigned long long q, const size
                 st->trans_truncated = true;
                 continue;
             }
-            st->trans[st->n_trans++] = (transition){.from_point = p, .axis = (uint8_t)a, .col = (uint8_t)c, .from = x, .to = y};
+            st->trans[st->n_trans++] =
+                (transition){.from_point = p, .axis = (uint8_t)a, .col = (uint8_t)c, .from = x, .to = y};
         }
     }
     memcpy(st->window + (size_t)(q % st->window_len) * (size_t)st->n_cat, codes, (size_t)st->n_cat);
