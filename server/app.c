@@ -579,6 +579,30 @@ void app_handle(app *a, const app_request *req, app_response *resp)
         fail(resp, req, 405, "method-not-allowed", "", detail);
         return;
     }
+    /* Query arguments are client bytes after percent-decoding. jansson's
+     * json_string() refuses invalid UTF-8 with NULL, which the handlers would
+     * take for an absent value ("model=%FF" read as "missing model"): refuse
+     * such an argument here, by name. */
+    for (size_t i = 0; i < req->n_query; i++) {
+        const char *k = req->query[i].key, *v = req->query[i].value;
+        json_t *jk = json_string(k), *jv = v ? json_string(v) : json_null();
+        bool key_ok = jk != NULL, value_ok = jv != NULL;
+        json_decref(jk);
+        json_decref(jv);
+        if (key_ok && value_ok)
+            continue;
+        char field[160] = "", detail[300];
+        if (!key_ok) {
+            snprintf(detail, sizeof detail, "a query parameter name is not valid UTF-8");
+        } else {
+            bool input = (r->route == R_SOLVE_GET || r->route == R_SWEEP_GET) && strcmp(k, "catalog") &&
+                         strcmp(k, "format") && strcmp(k, "outputs");
+            snprintf(field, sizeof field, "%s%.140s", input ? "inputs." : "", k);
+            snprintf(detail, sizeof detail, "the value of query parameter '%.100s' is not valid UTF-8", k);
+        }
+        fail(resp, req, 400, "invalid-input", field, detail);
+        return;
+    }
     switch (r->route) {
     case R_SOLVE: handle_solve_post(a, req, resp); return;
     case R_SOLVE_GET: handle_solve_get(a, req, resp, param); return;

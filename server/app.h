@@ -55,6 +55,8 @@ typedef struct app {
     size_t openapi_yaml_len;
     atomic_bool ready;
     atomic_bool draining;
+    struct app_prebuilt *pre;   /* text rendered once by app_init (app.c): the "resolved"
+                                   fragment of every catalog entry, static bodies */
 } app;
 
 /* Build the app: parses the embedded openapi.yaml. -1 with msg on failure. */

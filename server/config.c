@@ -45,7 +45,10 @@ static const option OPTIONS[] = {
     {"max-connections-per-ip", "MLSYSD_MAX_CONNECTIONS_PER_IP", T_INT, OFF(max_connections_per_ip), 0, 0, 1000000,
      "0", "N", "concurrent connections from one client address; 0 = no limit"},
     {"connection-timeout", "MLSYSD_CONNECTION_TIMEOUT", T_INT, OFF(connection_timeout), 0, 1, 86400, "30", "SECONDS",
-     "a connection idle (or trickling bytes) this long is closed"},
+     "a connection idle this long is closed (an idle timeout: each byte received restarts it)"},
+    {"read-timeout", "MLSYSD_READ_TIMEOUT", T_SECONDS, OFF(read_timeout), 0, 0.1, 86400, "60", "SECONDS",
+     "a client must send a whole request (line, headers, body) within this long of connecting or of its previous "
+     "response; a slower one (e.g. one byte per second) is disconnected"},
     {"request-timeout", "MLSYSD_REQUEST_TIMEOUT", T_SECONDS, OFF(request_timeout), 0, 0.001, 86400, "300", "SECONDS",
      "longest a sweep may compute; the rest of its rows are cut off with an error row"},
     {"cors-origins", "MLSYSD_CORS_ORIGINS", T_ORIGINS, OFF(cors_origins), SZ(cors_origins), 0, 0, "", "ORIGINS",

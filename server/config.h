@@ -20,6 +20,7 @@ typedef struct {
     int max_connections_per_ip;
     int connection_timeout;     /* s, idle/slow client cut-off */
     double request_timeout;     /* s, longest a sweep may compute */
+    double read_timeout;        /* s, a whole request must arrive within this (slow clients) */
     char cors_origins[1024];    /* comma-separated, "*" for any, "" for none */
     log_level log_level;
     double drain_delay;         /* s */

@@ -5,6 +5,8 @@
 #include <ctype.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +17,28 @@
 
 #include "server/jsonw.h"
 
+/* Read deadline. libmicrohttpd's connection timeout is an idle timeout: a
+ * client that trickles one byte per second keeps a connection (and a slot of
+ * --max-connections) forever. So every connection is tracked from accept (or
+ * from the end of its previous request) until its current request has fully
+ * arrived; a watchdog thread shuts down the socket of one that takes longer
+ * than --read-timeout, and libmicrohttpd then closes it as a client error. */
+typedef struct conn_track {
+    MHD_socket fd;
+    struct timespec armed;
+    bool reading;
+    struct conn_track *prev, *next;
+} conn_track;
+
 struct server {
     struct MHD_Daemon *d;
     app *a;
     const config *cfg;
+    pthread_mutex_t conns_lock;
+    conn_track *conns;
+    pthread_t watchdog;
+    bool watchdog_running;
+    atomic_bool stopping;
 };
 
 typedef struct {
@@ -308,6 +328,85 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     return ctx;
 }
 
+/* --- read deadline (see conn_track) ------------------------------------------------- */
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    server *srv = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        conn_track *t = ci ? calloc(1, sizeof *t) : NULL;
+        if (!t)
+            return;
+        t->fd = ci->connect_fd;
+        clock_gettime(CLOCK_MONOTONIC, &t->armed);
+        t->reading = true;
+        pthread_mutex_lock(&srv->conns_lock);
+        t->next = srv->conns;
+        if (srv->conns)
+            srv->conns->prev = t;
+        srv->conns = t;
+        pthread_mutex_unlock(&srv->conns_lock);
+        *socket_context = t;
+    } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+        /* Called before libmicrohttpd closes the socket: once unlinked under
+         * the lock, the watchdog can no longer touch this fd. */
+        conn_track *t = *socket_context;
+        pthread_mutex_lock(&srv->conns_lock);
+        if (t->prev)
+            t->prev->next = t->next;
+        else
+            srv->conns = t->next;
+        if (t->next)
+            t->next->prev = t->prev;
+        pthread_mutex_unlock(&srv->conns_lock);
+        free(t);
+        *socket_context = NULL;
+    }
+}
+
+/* reading = true: (re)start the clock (the previous request is done);
+ * false: the current request has fully arrived. */
+static void track_reading(server *srv, struct MHD_Connection *c, bool reading)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    conn_track *t = ci ? ci->socket_context : NULL;
+    if (!t)
+        return;
+    pthread_mutex_lock(&srv->conns_lock);
+    t->reading = reading;
+    if (reading)
+        clock_gettime(CLOCK_MONOTONIC, &t->armed);
+    pthread_mutex_unlock(&srv->conns_lock);
+}
+
+static void *watchdog_main(void *arg)
+{
+    server *srv = arg;
+    double limit = srv->cfg->read_timeout;
+    struct timespec tick = {.tv_sec = 0, .tv_nsec = limit < 2 ? 50000000L : 250000000L};
+    while (!atomic_load(&srv->stopping)) {
+        nanosleep(&tick, NULL);
+        int cut = 0;
+        pthread_mutex_lock(&srv->conns_lock);
+        for (conn_track *t = srv->conns; t; t = t->next) {
+            if (t->reading && since(&t->armed) > limit) {
+                shutdown(t->fd, SHUT_RDWR);
+                t->reading = false;
+                cut++;
+            }
+        }
+        pthread_mutex_unlock(&srv->conns_lock);
+        if (cut) {
+            char extra[96];
+            snprintf(extra, sizeof extra, "\"connections\":%d,\"read_timeout_s\":%g", cut, limit);
+            log_line(LOG_WARN, "read deadline passed: connection closed", extra);
+        }
+    }
+    return NULL;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls)
 {
@@ -348,6 +447,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         *upload_size = 0;
         return MHD_YES;
     }
+    track_reading(srv, c, false); /* the whole request is in: the read deadline is met */
     if (ctx->queued)
         return MHD_YES;
     if (ctx->too_large || ctx->body.oom) {
@@ -376,8 +476,8 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)c;
+    if (cls && c)
+        track_reading(cls, c, true); /* a keep-alive connection now waits for its next request */
     request_ctx *ctx = *con_cls;
     if (!ctx)
         return;
@@ -435,6 +535,8 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
     server *s = calloc(1, sizeof *s);
     s->a = a;
     s->cfg = cfg;
+    pthread_mutex_init(&s->conns_lock, NULL);
+    atomic_store(&s->stopping, false);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
@@ -443,13 +545,22 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_NOTIFY_COMPLETED, completed,
-        NULL, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
+        s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!s->d) {
         snprintf(msg, msglen, "cannot listen on %s:%d (address in use, or not allowed)", cfg->host, cfg->port);
+        pthread_mutex_destroy(&s->conns_lock);
         free(s);
         return -1;
     }
+    if (pthread_create(&s->watchdog, NULL, watchdog_main, s) != 0) {
+        snprintf(msg, msglen, "cannot start the read-deadline thread");
+        MHD_stop_daemon(s->d);
+        pthread_mutex_destroy(&s->conns_lock);
+        free(s);
+        return -1;
+    }
+    s->watchdog_running = true;
     *out = s;
     return 0;
 }
@@ -469,6 +580,10 @@ void server_quiesce(server *s)
 
 void server_stop(server *s)
 {
+    atomic_store(&s->stopping, true);
+    if (s->watchdog_running)
+        pthread_join(s->watchdog, NULL);
     MHD_stop_daemon(s->d);
+    pthread_mutex_destroy(&s->conns_lock);
     free(s);
 }

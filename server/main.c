@@ -138,9 +138,11 @@ int main(int argc, char **argv)
     sb_printf(&ex, "\"version\":\"%s\",\"revision\":\"%s\",\"host\":", MLSYSD_VERSION, MLSYSD_GIT_REVISION);
     sb_json_string(&ex, cfg.host);
     sb_printf(&ex, ",\"port\":%u,\"threads\":%d,\"max_body_bytes\":%zu,\"sweep_max_points\":%lld,"
-                   "\"max_connections\":%d,\"log_level\":\"%s\",\"drain_delay_s\":%g,\"drain_timeout_s\":%g,"
-                   "\"cors_origins\":",
+                   "\"max_connections\":%d,\"max_connections_per_ip\":%d,\"connection_timeout_s\":%d,"
+                   "\"read_timeout_s\":%g,\"request_timeout_s\":%g,\"log_level\":\"%s\",\"drain_delay_s\":%g,"
+                   "\"drain_timeout_s\":%g,\"cors_origins\":",
               (unsigned)server_port(srv), cfg.threads, cfg.max_body_bytes, cfg.sweep_max_points, cfg.max_connections,
+              cfg.max_connections_per_ip, cfg.connection_timeout, cfg.read_timeout, cfg.request_timeout,
               log_level_name(cfg.log_level), cfg.drain_delay, cfg.drain_timeout);
     sb_json_string(&ex, cfg.cors_origins);
     sb_printf(&ex, ",\"startup_ms\":%.3f", elapsed(&t0) * 1e3);

@@ -1,0 +1,1332 @@
+/* test_openapi.c - openapi.yaml must describe exactly what the server does.
+ *
+ * - the document served is the file in the repository, and valid enough for
+ *   tools: every $ref resolves, operation ids are unique, info.version is the
+ *   running version;
+ * - its paths are the router's routes (route_template() of every route), and
+ *   a method outside a path's operations is a 405 whose Allow lists them;
+ * - each solver's <name>_inputs / <name>_result schemas agree with the
+ *   solver's descriptor from GET /solvers (names, types, units, defaults,
+ *   bounds, required, nullable, categorical); on drift the block to paste is
+ *   printed;
+ * - every example is sent to the live daemon: status, content type and body
+ *   are checked against the schemas with a small JSON-schema validator
+ *   (type incl. arrays for nullable, required, properties,
+ *   additionalProperties, items, enum, const, $ref, oneOf/anyOf/allOf,
+ *   numeric bounds, pattern, minItems/maxItems);
+ * - yaml_to_json (which serves /openapi.json) on the YAML features the file
+ *   uses, and its refusal of duplicate keys. */
+#include <criterion/criterion.h>
+
+#include <curl/curl.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "harness.h"
+#include "server/jsonw.h"
+#include "server/metrics.h"
+#include "server/strbuf.h"
+#include "server/yaml2json.h"
+
+static const char *const METHODS[] = {"get", "post", "options"};
+#define N_METHODS 3
+
+static json_t *get_json(const char *path)
+{
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s", path);
+    cr_assert_eq(r.status, 200, "GET %s: %ld %s", path, r.status, r.body);
+    json_t *j = http_json(&r);
+    cr_assert(j, "GET %s: not JSON", path);
+    http_free(&r);
+    return j;
+}
+
+static json_t *spec_doc(void) { return get_json("/openapi.json"); }
+
+/* "#/components/schemas/X" -> the value (JSON pointer with ~0 ~1). */
+static const json_t *resolve(const json_t *doc, const char *ref)
+{
+    if (strncmp(ref, "#/", 2) != 0)
+        return NULL;
+    const json_t *cur = doc;
+    const char *p = ref + 2;
+    while (cur && *p) {
+        char key[256];
+        size_t n = 0;
+        while (*p && *p != '/' && n + 1 < sizeof key) {
+            if (p[0] == '~' && p[1] == '1') {
+                key[n++] = '/';
+                p += 2;
+            } else if (p[0] == '~' && p[1] == '0') {
+                key[n++] = '~';
+                p += 2;
+            } else {
+                key[n++] = *p++;
+            }
+        }
+        key[n] = '\0';
+        if (*p == '/')
+            p++;
+        cur = json_is_array(cur) ? json_array_get(cur, (size_t)atoi(key)) : json_object_get(cur, key);
+    }
+    return cur;
+}
+
+/* An object that may be a {$ref}: follow it. */
+static const json_t *deref(const json_t *doc, const json_t *v)
+{
+    for (int i = 0; i < 8 && v; i++) {
+        const json_t *r = json_object_get(v, "$ref");
+        if (!json_is_string(r))
+            return v;
+        v = resolve(doc, json_string_value(r));
+    }
+    return v;
+}
+
+/* ---- a JSON-schema subset ------------------------------------------------------------------ */
+
+static bool same_value(const json_t *a, const json_t *b)
+{
+    if (json_is_number(a) && json_is_number(b))
+        return json_number_value(a) == json_number_value(b);
+    if (json_typeof(a) != json_typeof(b))
+        return false;
+    if (json_is_array(a)) {
+        if (json_array_size(a) != json_array_size(b))
+            return false;
+        for (size_t i = 0; i < json_array_size(a); i++)
+            if (!same_value(json_array_get(a, i), json_array_get(b, i)))
+                return false;
+        return true;
+    }
+    if (json_is_object(a)) {
+        if (json_object_size(a) != json_object_size(b))
+            return false;
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)a, k, v) {
+            if (!json_object_get(b, k) || !same_value(v, json_object_get(b, k)))
+                return false;
+        }
+        return true;
+    }
+    return json_equal(a, b);
+}
+
+static bool type_is(const char *t, const json_t *v)
+{
+    if (!strcmp(t, "null"))
+        return json_is_null(v);
+    if (!strcmp(t, "boolean"))
+        return json_is_boolean(v);
+    if (!strcmp(t, "object"))
+        return json_is_object(v);
+    if (!strcmp(t, "array"))
+        return json_is_array(v);
+    if (!strcmp(t, "string"))
+        return json_is_string(v);
+    if (!strcmp(t, "number"))
+        return json_is_number(v);
+    if (!strcmp(t, "integer"))
+        return json_is_integer(v) || (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)));
+    return false;
+}
+
+typedef struct {
+    const json_t *doc;
+    char err[1024];
+} vctx;
+
+static bool fail_at(vctx *c, const char *path, const char *what)
+{
+    snprintf(c->err, sizeof c->err, "%s: %s", *path ? path : "(root)", what);
+    return false;
+}
+
+static bool validate(vctx *c, const json_t *s, const json_t *v, const char *path, int depth);
+
+static bool validate_all(vctx *c, const json_t *list, const json_t *v, const char *path, int depth, int *matched)
+{
+    *matched = 0;
+    size_t i;
+    json_t *sub;
+    char first_err[1024] = "";
+    json_array_foreach(list, i, sub) {
+        if (validate(c, sub, v, path, depth + 1))
+            (*matched)++;
+        else if (!first_err[0])
+            snprintf(first_err, sizeof first_err, "%s", c->err);
+    }
+    snprintf(c->err, sizeof c->err, "%s", first_err);
+    return true;
+}
+
+static bool validate(vctx *c, const json_t *s, const json_t *v, const char *path, int depth)
+{
+    char msg[600];
+    if (depth > 64)
+        return fail_at(c, path, "schema nesting too deep (a $ref cycle?)");
+    if (json_is_true(s) || !s)
+        return true;
+    if (json_is_false(s))
+        return fail_at(c, path, "no value allowed here");
+    const json_t *ref = json_object_get(s, "$ref");
+    if (ref) {
+        const json_t *target = resolve(c->doc, json_string_value(ref));
+        if (!target)
+            return fail_at(c, path, "unresolvable $ref");
+        if (!validate(c, target, v, path, depth + 1))
+            return false;
+    }
+    const json_t *type = json_object_get(s, "type");
+    if (type) {
+        bool ok = false;
+        if (json_is_string(type)) {
+            ok = type_is(json_string_value(type), v);
+        } else {
+            size_t i;
+            json_t *t;
+            json_array_foreach(type, i, t) ok |= type_is(json_string_value(t), v);
+        }
+        if (!ok) {
+            char *ts = json_dumps(type, JSON_COMPACT | JSON_ENCODE_ANY);
+            char *vs = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+            snprintf(msg, sizeof msg, "expected type %s, got %.200s", ts, vs);
+            free(ts);
+            free(vs);
+            return fail_at(c, path, msg);
+        }
+    }
+    const json_t *en = json_object_get(s, "enum");
+    if (en) {
+        bool ok = false;
+        size_t i;
+        json_t *e;
+        json_array_foreach(en, i, e) ok |= same_value(e, v);
+        if (!ok) {
+            char *vs = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+            snprintf(msg, sizeof msg, "%.200s is not one of the enum values", vs);
+            free(vs);
+            return fail_at(c, path, msg);
+        }
+    }
+    const json_t *cn = json_object_get(s, "const");
+    if (cn && !same_value(cn, v))
+        return fail_at(c, path, "does not equal const");
+    if (json_is_number(v)) {
+        double x = json_number_value(v);
+        const json_t *mn = json_object_get(s, "minimum"), *mx = json_object_get(s, "maximum"),
+                     *emn = json_object_get(s, "exclusiveMinimum");
+        if (mn && x < json_number_value(mn))
+            return fail_at(c, path, "below minimum");
+        if (mx && x > json_number_value(mx))
+            return fail_at(c, path, "above maximum");
+        if (emn && x <= json_number_value(emn))
+            return fail_at(c, path, "not above exclusiveMinimum");
+    }
+    if (json_is_string(v)) {
+        const json_t *pat = json_object_get(s, "pattern");
+        if (pat) {
+            regex_t re;
+            cr_assert_eq(regcomp(&re, json_string_value(pat), REG_EXTENDED | REG_NOSUB), 0, "pattern %s",
+                         json_string_value(pat));
+            int m = regexec(&re, json_string_value(v), 0, NULL, 0);
+            regfree(&re);
+            if (m != 0) {
+                snprintf(msg, sizeof msg, "'%.100s' does not match %s", json_string_value(v), json_string_value(pat));
+                return fail_at(c, path, msg);
+            }
+        }
+    }
+    if (json_is_object(v)) {
+        const json_t *req = json_object_get(s, "required");
+        size_t i;
+        json_t *r;
+        json_array_foreach(req, i, r) {
+            if (!json_object_get(v, json_string_value(r))) {
+                snprintf(msg, sizeof msg, "missing required property '%s'", json_string_value(r));
+                return fail_at(c, path, msg);
+            }
+        }
+        const json_t *props = json_object_get(s, "properties"), *addl = json_object_get(s, "additionalProperties");
+        const char *k;
+        json_t *pv;
+        json_object_foreach((json_t *)v, k, pv) {
+            char sub[512];
+            snprintf(sub, sizeof sub, "%s.%s", path, k);
+            const json_t *ps = json_object_get(props, k);
+            if (ps) {
+                if (!validate(c, ps, pv, sub, depth + 1))
+                    return false;
+            } else if (json_is_false(addl)) {
+                return fail_at(c, sub, "property not allowed by the schema");
+            } else if (json_is_object(addl) && !validate(c, addl, pv, sub, depth + 1)) {
+                return false;
+            }
+        }
+    }
+    if (json_is_array(v)) {
+        const json_t *items = json_object_get(s, "items"), *mni = json_object_get(s, "minItems"),
+                     *mxi = json_object_get(s, "maxItems");
+        if (mni && json_array_size(v) < (size_t)json_integer_value(mni))
+            return fail_at(c, path, "too few items");
+        if (mxi && json_array_size(v) > (size_t)json_integer_value(mxi))
+            return fail_at(c, path, "too many items");
+        if (items) {
+            size_t i;
+            json_t *it;
+            json_array_foreach(v, i, it) {
+                char sub[512];
+                snprintf(sub, sizeof sub, "%s[%zu]", path, i);
+                if (!validate(c, items, it, sub, depth + 1))
+                    return false;
+            }
+        }
+    }
+    const json_t *all = json_object_get(s, "allOf"), *any = json_object_get(s, "anyOf"),
+                 *one = json_object_get(s, "oneOf");
+    int m;
+    if (all) {
+        validate_all(c, all, v, path, depth, &m);
+        if ((size_t)m != json_array_size(all))
+            return false;
+    }
+    if (any) {
+        validate_all(c, any, v, path, depth, &m);
+        if (m == 0) {
+            snprintf(msg, sizeof msg, "matches none of anyOf (first reason: %.400s)", c->err);
+            return fail_at(c, path, msg);
+        }
+    }
+    if (one) {
+        validate_all(c, one, v, path, depth, &m);
+        if (m != 1) {
+            snprintf(msg, sizeof msg, "matches %d of oneOf, not exactly 1 (%.400s)", m, c->err);
+            return fail_at(c, path, msg);
+        }
+    }
+    return true;
+}
+
+static bool check_schema(const json_t *doc, const json_t *schema, const json_t *v, char *err, size_t errlen)
+{
+    vctx c = {.doc = doc};
+    bool ok = validate(&c, schema, v, "", 0);
+    snprintf(err, errlen, "%s", c.err);
+    return ok;
+}
+
+/* The validator itself: a validator that accepts everything would make
+ * every test below pass. */
+Test(openapi, validator_rejects_what_it_should)
+{
+    json_t *doc = json_loads("{\"components\":{\"schemas\":{\"P\":{\"type\":\"object\",\"required\":[\"a\"],"
+                             "\"additionalProperties\":false,\"properties\":{\"a\":{\"type\":[\"integer\",\"null\"]},"
+                             "\"b\":{\"enum\":[\"x\",\"y\"]},\"c\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+                             "\"d\":{\"oneOf\":[{\"type\":\"string\"},{\"type\":\"object\"}]},"
+                             "\"e\":{\"anyOf\":[{\"const\":1},{\"const\":2}]},\"f\":{\"type\":\"number\",\"minimum\":0,"
+                             "\"exclusiveMinimum\":-1},\"g\":{\"type\":\"string\",\"pattern\":\"^h[a-z]+$\"}}}}}}",
+                             0, NULL);
+    cr_assert(doc);
+    json_t *ref = json_pack("{s:s}", "$ref", "#/components/schemas/P");
+    static const char *const good[] = {"{\"a\":1}", "{\"a\":null}", "{\"a\":2.0,\"b\":\"y\",\"c\":[\"s\"]}",
+                                       "{\"a\":1,\"d\":\"s\",\"e\":2,\"f\":0,\"g\":\"hello\"}", "{\"a\":1,\"d\":{}}", NULL};
+    static const char *const bad[] = {"{}",           "{\"a\":1.5}",        "{\"a\":\"1\"}", "{\"a\":1,\"z\":0}",
+                                      "{\"a\":1,\"b\":\"q\"}", "{\"a\":1,\"c\":[1]}", "{\"a\":1,\"d\":3}",
+                                      "{\"a\":1,\"e\":3}",     "{\"a\":1,\"f\":-0.5}", "{\"a\":1,\"g\":\"Hello\"}",
+                                      "[]",           NULL};
+    char err[1024];
+    for (int i = 0; good[i]; i++) {
+        json_t *v = json_loads(good[i], 0, NULL);
+        cr_expect(check_schema(doc, ref, v, err, sizeof err), "%s rejected: %s", good[i], err);
+        json_decref(v);
+    }
+    for (int i = 0; bad[i]; i++) {
+        json_t *v = json_loads(bad[i], 0, NULL);
+        cr_expect_not(check_schema(doc, ref, v, err, sizeof err), "%s accepted", bad[i]);
+        json_decref(v);
+    }
+    json_decref(ref);
+    json_decref(doc);
+}
+
+/* ---- the document ---------------------------------------------------------------------------------- */
+
+Test(openapi, served_document_is_the_repository_file)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/openapi.yaml", MLSYSD_SOURCE_DIR);
+    size_t len;
+    char *file = read_file(path, &len);
+    cr_assert(file, "cannot read %s", path);
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), "/openapi.yaml", &r), 0);
+    cr_assert_eq(r.status, 200);
+    cr_expect_str_eq(r.content_type, "application/yaml");
+    cr_expect(r.len == len && !memcmp(r.body, file, len), "the daemon serves a different openapi.yaml: rebuild");
+    http_free(&r);
+    /* /openapi.json is the same document */
+    char err[256];
+    json_t *from_file = yaml_to_json(file, len, err, sizeof err);
+    cr_assert(from_file, "openapi.yaml: %s", err);
+    json_t *served = spec_doc();
+    cr_expect(json_equal(from_file, served), "/openapi.json differs from openapi.yaml");
+    cr_expect_str_eq(json_string_value(json_object_get(served, "openapi")), "3.1.0");
+    json_t *ver = get_json("/version");
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(served, "info"), "version")),
+                     json_string_value(json_object_get(ver, "version")), "info.version is not the running version");
+    json_decref(ver);
+    json_decref(served);
+    json_decref(from_file);
+    free(file);
+}
+
+static void walk_refs(const json_t *doc, const json_t *v, const char *path, int *bad)
+{
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            if (!strcmp(k, "$ref")) {
+                if (!json_is_string(x) || !resolve(doc, json_string_value(x))) {
+                    cr_expect_fail("%s: $ref %s does not resolve", path, json_string_value(x));
+                    (*bad)++;
+                }
+            } else {
+                char sub[600];
+                snprintf(sub, sizeof sub, "%s/%s", path, k);
+                walk_refs(doc, x, sub, bad);
+            }
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) walk_refs(doc, x, path, bad);
+    }
+}
+
+Test(openapi, refs_resolve_and_operations_are_complete)
+{
+    json_t *doc = spec_doc();
+    int bad = 0;
+    walk_refs(doc, doc, "", &bad);
+    cr_expect_eq(bad, 0);
+    json_t *ids = json_object();
+    const char *path;
+    json_t *item;
+    json_object_foreach(json_object_get(doc, "paths"), path, item) {
+        cr_expect(json_object_get(item, "options"), "%s: no options operation (every path answers OPTIONS)", path);
+        for (int m = 0; m < N_METHODS; m++) {
+            const json_t *op = json_object_get(item, METHODS[m]);
+            if (!op)
+                continue;
+            const json_t *resp = json_object_get(op, "responses");
+            bool two = false;
+            const char *code;
+            json_t *rv;
+            json_object_foreach((json_t *)resp, code, rv) two |= code[0] == '2';
+            cr_expect(two, "%s %s: no 2xx response", METHODS[m], path);
+            if (strcmp(METHODS[m], "options") != 0) {
+                cr_expect(json_object_get(resp, "405"), "%s %s: 405 not listed", METHODS[m], path);
+                const char *id = json_string_value(json_object_get(op, "operationId"));
+                cr_expect(id, "%s %s: no operationId", METHODS[m], path);
+                if (id) {
+                    cr_expect(!json_object_get(ids, id), "operationId %s is used twice", id);
+                    json_object_set_new(ids, id, json_true());
+                }
+            }
+        }
+    }
+    json_decref(ids);
+    json_decref(doc);
+}
+
+/* ---- paths = routes --------------------------------------------------------------------------------- */
+
+static void concrete(const char *tmpl, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = tmpl; *p && k + 8 < n; p++) {
+        if (*p == '{') {
+            k += (size_t)snprintf(out + k, n - k, "x1");
+            p = strchr(p, '}');
+            if (!p)
+                break;
+        } else {
+            out[k++] = *p;
+        }
+    }
+    out[k] = '\0';
+}
+
+Test(openapi, paths_are_exactly_the_routes)
+{
+    json_t *doc = spec_doc();
+    json_t *paths = json_object_get(doc, "paths");
+    size_t routes = 0;
+    for (int r = 0; r < R__N; r++) {
+        if (r == R_OTHER)
+            continue;
+        routes++;
+        cr_expect(json_object_get(paths, route_template((route_id)r)), "route %s is missing from openapi.yaml",
+                  route_template((route_id)r));
+    }
+    cr_expect_eq(json_object_size(paths), routes, "openapi.yaml has %zu paths, the router %zu",
+                 json_object_size(paths), routes);
+    /* Allow follows the operations, and other methods are 405 */
+    const char *tmpl;
+    json_t *item;
+    json_object_foreach(paths, tmpl, item) {
+        bool get = json_object_get(item, "get") != NULL, post = json_object_get(item, "post") != NULL;
+        char want[64];
+        snprintf(want, sizeof want, "%s%sOPTIONS", get ? "GET, HEAD, " : "", post ? "POST, " : "");
+        char path[256];
+        concrete(tmpl, path, sizeof path);
+        static const char *const tries[] = {"GET", "POST", "PUT", "DELETE", "PATCH"};
+        for (int t = 0; t < 5; t++) {
+            if ((get && !strcmp(tries[t], "GET")) || (post && !strcmp(tries[t], "POST")))
+                continue;
+            static const char *const hs[] = {"Content-Type: application/json", NULL};
+            http_resp r;
+            cr_assert_eq(http_request(shared_daemon(), tries[t], path, hs, "{}", 2, &r), 0);
+            cr_expect_eq(r.status, 405, "%s %s: %ld", tries[t], path, r.status);
+            cr_expect_str_eq(r.content_type, "application/problem+json");
+            char allow[128] = "";
+            cr_expect(http_header(&r, "Allow", allow, sizeof allow), "%s %s: no Allow", tries[t], path);
+            cr_expect_str_eq(allow, want, "%s %s", tries[t], path);
+            http_free(&r);
+        }
+        http_resp r;
+        if (get) {
+            /* bytes that are not UTF-8 in a query are refused on every GET path: documented there */
+            char bad[300];
+            snprintf(bad, sizeof bad, "%s?x=%%FF", path);
+            cr_assert_eq(http_get(shared_daemon(), bad, &r), 0);
+            cr_expect_eq(r.status, 400, "GET %s: %ld", bad, r.status);
+            cr_expect_str_eq(r.content_type, "application/problem+json");
+            http_free(&r);
+            cr_expect(json_object_get(json_object_get(json_object_get(item, "get"), "responses"), "400"),
+                      "GET %s: 400 is not documented", tmpl);
+        }
+        cr_assert_eq(http_request(shared_daemon(), "OPTIONS", path, NULL, NULL, 0, &r), 0);
+        cr_expect_eq(r.status, 204, "OPTIONS %s", path);
+        char allow[128] = "";
+        http_header(&r, "Allow", allow, sizeof allow);
+        cr_expect_str_eq(allow, want, "OPTIONS %s", path);
+        http_free(&r);
+    }
+    json_decref(doc);
+}
+
+/* ---- solver schemas = descriptors ------------------------------------------------------------------------- */
+
+static void yaml_str(strbuf *b, const char *s)
+{
+    sb_json_string(b, s); /* a JSON string is a valid YAML double-quoted scalar */
+}
+
+/* A number as YAML 1.1 and 1.2 parsers both read it as a float: 1e-09 -> 1.0e-09. */
+static void yaml_num(strbuf *b, const json_t *v)
+{
+    strbuf t;
+    sb_init(&t);
+    json_write(&t, v, 0);
+    char *e = strchr(t.data, 'e');
+    if (e && !memchr(t.data, '.', (size_t)(e - t.data))) {
+        sb_append(b, t.data, (size_t)(e - t.data));
+        sb_puts(b, ".0");
+        sb_puts(b, e);
+    } else {
+        sb_puts(b, t.data);
+    }
+    sb_free(&t);
+}
+
+/* The block of openapi.yaml for one solver, from its /solvers description:
+ * printed when the file and the descriptor disagree, to paste in. */
+static void emit_solver_yaml(strbuf *b, const json_t *s)
+{
+    const char *n = json_string_value(json_object_get(s, "name"));
+    char d[600];
+    sb_printf(b, "    %s_inputs:\n      type: object\n      description: ", n);
+    snprintf(d, sizeof d, "Inputs of %s: %s. Matches GET /solvers/%s.", n, json_string_value(json_object_get(s, "title")),
+             n);
+    yaml_str(b, d);
+    sb_puts(b, "\n      additionalProperties: false\n      required: [");
+    size_t i;
+    json_t *in;
+    int k = 0;
+    json_array_foreach(json_object_get(s, "inputs"), i, in) {
+        if (json_is_true(json_object_get(in, "required")))
+            sb_printf(b, "%s%s", k++ ? ", " : "", json_string_value(json_object_get(in, "name")));
+    }
+    sb_puts(b, "]\n      properties:\n");
+    json_array_foreach(json_object_get(s, "inputs"), i, in) {
+        const char *t = json_string_value(json_object_get(in, "type"));
+        sb_printf(b, "        %s:\n", json_string_value(json_object_get(in, "name")));
+        if (!strcmp(t, "model"))
+            sb_puts(b, "          $ref: '#/components/schemas/ModelRef'\n");
+        else if (!strcmp(t, "hardware"))
+            sb_puts(b, "          $ref: '#/components/schemas/HardwareRef'\n");
+        else if (!strcmp(t, "quantity"))
+            sb_puts(b, "          type: [number, string]\n");
+        else
+            sb_printf(b, "          type: %s\n", !strcmp(t, "enum") ? "string" : t);
+        sb_printf(b, "          x-mlsysd-type: %s\n", t);
+        if (!strcmp(t, "quantity")) {
+            sb_puts(b, "          x-unit: ");
+            yaml_str(b, json_string_value(json_object_get(in, "unit")));
+            sb_puts(b, "\n          x-dimension: ");
+            yaml_str(b, json_string_value(json_object_get(in, "dimension")));
+            sb_putc(b, '\n');
+        }
+        if (!strcmp(t, "enum")) {
+            sb_puts(b, "          enum: [");
+            size_t e;
+            json_t *ev;
+            json_array_foreach(json_object_get(in, "values"), e, ev) {
+                if (e)
+                    sb_puts(b, ", ");
+                yaml_str(b, json_string_value(ev));
+            }
+            sb_puts(b, "]\n");
+        }
+        const json_t *def = json_object_get(in, "default");
+        if (def) {
+            sb_puts(b, "          default: ");
+            if (json_is_string(def))
+                yaml_str(b, json_string_value(def));
+            else if (json_is_boolean(def))
+                sb_puts(b, json_is_true(def) ? "true" : "false");
+            else
+                yaml_num(b, def);
+            sb_putc(b, '\n');
+        }
+        static const char *const bounds[][2] = {
+            {"minimum", "minimum"}, {"maximum", "maximum"}, {"exclusiveMinimum", "exclusiveMinimum"},
+            {"maximum_magnitude", "x-maximum-magnitude"}};
+        for (int q = 0; q < 4; q++) {
+            const json_t *bv = json_object_get(in, bounds[q][0]);
+            if (bv) {
+                sb_printf(b, "          %s: ", bounds[q][1]);
+                yaml_num(b, bv);
+                sb_putc(b, '\n');
+            }
+        }
+        sb_puts(b, "          description: ");
+        yaml_str(b, json_string_value(json_object_get(in, "description")));
+        sb_putc(b, '\n');
+    }
+    sb_printf(b, "    %s_result:\n      type: object\n      description: ", n);
+    snprintf(d, sizeof d,
+             "Outputs of %s (the result object of /solve; the columns of /sweep). Number outputs are null when not "
+             "finite, with a warning.",
+             n);
+    yaml_str(b, d);
+    sb_puts(b, "\n      additionalProperties: false\n      required: [");
+    json_t *out;
+    json_array_foreach(json_object_get(s, "outputs"), i, out)
+        sb_printf(b, "%s%s", i ? ", " : "", json_string_value(json_object_get(out, "name")));
+    sb_puts(b, "]\n      properties:\n");
+    json_array_foreach(json_object_get(s, "outputs"), i, out) {
+        const char *t = json_string_value(json_object_get(out, "type"));
+        bool nullable = json_is_true(json_object_get(out, "nullable"));
+        bool numeric = !strcmp(t, "number") || !strcmp(t, "integer");
+        sb_printf(b, "        %s:\n", json_string_value(json_object_get(out, "name")));
+        if (nullable || numeric)
+            sb_printf(b, "          type: [%s, 'null']\n", t);
+        else
+            sb_printf(b, "          type: %s\n", t);
+        sb_printf(b, "          x-mlsysd-type: %s\n", t);
+        const char *u = json_string_value(json_object_get(out, "unit"));
+        if (u && *u) {
+            sb_puts(b, "          x-unit: ");
+            yaml_str(b, u);
+            sb_putc(b, '\n');
+        }
+        if (json_is_true(json_object_get(out, "categorical")))
+            sb_puts(b, "          x-categorical: true\n");
+        if (nullable)
+            sb_puts(b, "          x-nullable: true\n");
+        sb_puts(b, "          description: ");
+        yaml_str(b, json_string_value(json_object_get(out, "description")));
+        sb_putc(b, '\n');
+    }
+}
+
+static bool num_or_absent_equal(const json_t *a, const json_t *b)
+{
+    if (!a || !b)
+        return !a && !b;
+    return same_value(a, b);
+}
+
+static bool type_has(const json_t *type, const char *t)
+{
+    if (json_is_string(type))
+        return !strcmp(json_string_value(type), t);
+    size_t i;
+    json_t *x;
+    json_array_foreach(type, i, x) if (!strcmp(json_string_value(x), t)) return true;
+    return false;
+}
+
+/* Compares and reports; returns the number of differences. */
+static int compare_solver(const json_t *doc, const json_t *s)
+{
+    const char *n = json_string_value(json_object_get(s, "name"));
+    const json_t *schemas = json_object_get(json_object_get(doc, "components"), "schemas");
+    char key[128];
+    int diffs = 0;
+#define DIFF(...)                                                                                                     \
+    do {                                                                                                             \
+        cr_expect_fail(__VA_ARGS__);                                                                                 \
+        diffs++;                                                                                                     \
+    } while (0)
+    snprintf(key, sizeof key, "%s_inputs", n);
+    const json_t *is = json_object_get(schemas, key);
+    snprintf(key, sizeof key, "%s_result", n);
+    const json_t *rs = json_object_get(schemas, key);
+    if (!is || !rs) {
+        DIFF("solver %s: components/schemas/%s_inputs or _result is missing", n, n);
+        return diffs;
+    }
+    const json_t *props = json_object_get(is, "properties");
+    const json_t *ins = json_object_get(s, "inputs");
+    if (json_object_size(props) != json_array_size(ins))
+        DIFF("%s_inputs has %zu properties, the solver %zu inputs", n, json_object_size(props), json_array_size(ins));
+    if (!json_is_false(json_object_get(is, "additionalProperties")))
+        DIFF("%s_inputs must say additionalProperties: false (unknown inputs are a 400)", n);
+    json_t *want_req = json_array();
+    size_t i;
+    json_t *in;
+    json_array_foreach(ins, i, in) {
+        const char *name = json_string_value(json_object_get(in, "name"));
+        const char *t = json_string_value(json_object_get(in, "type"));
+        if (json_is_true(json_object_get(in, "required")))
+            json_array_append_new(want_req, json_string(name));
+        const json_t *p = json_object_get(props, name);
+        if (!p) {
+            DIFF("%s_inputs: input %s is missing", n, name);
+            continue;
+        }
+        const char *xt = json_string_value(json_object_get(p, "x-mlsysd-type"));
+        if (!xt || strcmp(xt, t))
+            DIFF("%s_inputs.%s: x-mlsysd-type %s, descriptor %s", n, name, xt ? xt : "(none)", t);
+        if (!strcmp(t, "quantity")) {
+            const char *u = json_string_value(json_object_get(p, "x-unit"));
+            const char *du = json_string_value(json_object_get(in, "unit"));
+            if (!u || strcmp(u, du))
+                DIFF("%s_inputs.%s: x-unit %s, descriptor %s", n, name, u ? u : "(none)", du);
+            const char *dim = json_string_value(json_object_get(p, "x-dimension"));
+            if (!dim || strcmp(dim, json_string_value(json_object_get(in, "dimension"))))
+                DIFF("%s_inputs.%s: x-dimension differs", n, name);
+        } else if (json_object_get(p, "x-unit")) {
+            DIFF("%s_inputs.%s: only quantities have a unit", n, name);
+        }
+        const json_t *type = json_object_get(p, "type");
+        if (!strcmp(t, "model") || !strcmp(t, "hardware")) {
+            char want[80];
+            snprintf(want, sizeof want, "#/components/schemas/%s", !strcmp(t, "model") ? "ModelRef" : "HardwareRef");
+            const char *ref = json_string_value(json_object_get(p, "$ref"));
+            if (!ref || strcmp(ref, want))
+                DIFF("%s_inputs.%s: $ref %s, want %s", n, name, ref ? ref : "(none)", want);
+        } else {
+            const char *jt = !strcmp(t, "enum") ? "string" : !strcmp(t, "quantity") ? "number" : t;
+            if (!type_has(type, jt) || (!strcmp(t, "quantity") && !type_has(type, "string")))
+                DIFF("%s_inputs.%s: JSON type does not fit a %s", n, name, t);
+        }
+        if (!num_or_absent_equal(json_object_get(p, "default"), json_object_get(in, "default")))
+            DIFF("%s_inputs.%s: default differs from the descriptor's", n, name);
+        static const char *const bounds[][2] = {{"minimum", "minimum"}, {"maximum", "maximum"},
+                                                {"exclusiveMinimum", "exclusiveMinimum"},
+                                                {"maximum_magnitude", "x-maximum-magnitude"}};
+        for (int q = 0; q < 4; q++)
+            if (!num_or_absent_equal(json_object_get(p, bounds[q][1]), json_object_get(in, bounds[q][0])))
+                DIFF("%s_inputs.%s: %s differs from the descriptor's %s", n, name, bounds[q][1], bounds[q][0]);
+        if (!strcmp(t, "enum") && !same_value(json_object_get(p, "enum"), json_object_get(in, "values")))
+            DIFF("%s_inputs.%s: enum values differ", n, name);
+    }
+    if (!same_value(json_object_get(is, "required"), want_req))
+        DIFF("%s_inputs: required list differs from the descriptor's", n);
+    json_decref(want_req);
+
+    const json_t *rprops = json_object_get(rs, "properties");
+    const json_t *outs = json_object_get(s, "outputs");
+    if (json_object_size(rprops) != json_array_size(outs))
+        DIFF("%s_result has %zu properties, the solver %zu outputs", n, json_object_size(rprops),
+             json_array_size(outs));
+    if (!json_is_false(json_object_get(rs, "additionalProperties")))
+        DIFF("%s_result must say additionalProperties: false", n);
+    json_t *all = json_array();
+    json_t *out;
+    json_array_foreach(outs, i, out) {
+        const char *name = json_string_value(json_object_get(out, "name"));
+        const char *t = json_string_value(json_object_get(out, "type"));
+        json_array_append_new(all, json_string(name));
+        const json_t *p = json_object_get(rprops, name);
+        if (!p) {
+            DIFF("%s_result: output %s is missing", n, name);
+            continue;
+        }
+        const char *xt = json_string_value(json_object_get(p, "x-mlsysd-type"));
+        if (!xt || strcmp(xt, t))
+            DIFF("%s_result.%s: x-mlsysd-type %s, descriptor %s", n, name, xt ? xt : "(none)", t);
+        const char *u = json_string_value(json_object_get(p, "x-unit"));
+        const char *du = json_string_value(json_object_get(out, "unit"));
+        if ((u ? u : "")[0] != du[0] || strcmp(u ? u : "", du))
+            DIFF("%s_result.%s: x-unit '%s', descriptor '%s'", n, name, u ? u : "", du);
+        bool nullable = json_is_true(json_object_get(out, "nullable"));
+        bool numeric = !strcmp(t, "number") || !strcmp(t, "integer");
+        const json_t *type = json_object_get(p, "type");
+        if (!type_has(type, t) || type_has(type, "null") != (nullable || numeric))
+            DIFF("%s_result.%s: type must be %s%s", n, name, t, nullable || numeric ? " or null" : "");
+        if (json_is_true(json_object_get(p, "x-nullable")) != nullable)
+            DIFF("%s_result.%s: x-nullable differs", n, name);
+        if (json_is_true(json_object_get(p, "x-categorical")) != json_is_true(json_object_get(out, "categorical")))
+            DIFF("%s_result.%s: x-categorical differs", n, name);
+    }
+    if (!same_value(json_object_get(rs, "required"), all))
+        DIFF("%s_result: required must list every output, in order", n);
+    json_decref(all);
+#undef DIFF
+    return diffs;
+}
+
+static bool any_of_refs(const json_t *doc, const char *schema, const char *target)
+{
+    const json_t *s = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"), schema);
+    char want[160];
+    snprintf(want, sizeof want, "#/components/schemas/%s", target);
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(s, "anyOf"), i, x) {
+        if (!strcmp(json_string_value(json_object_get(x, "$ref")), want))
+            return true;
+    }
+    return false;
+}
+
+Test(openapi, solver_schemas_match_the_descriptors)
+{
+    json_t *doc = spec_doc();
+    json_t *list = get_json("/solvers");
+    size_t i;
+    json_t *s;
+    strbuf fix;
+    sb_init(&fix);
+    json_array_foreach(json_object_get(list, "solvers"), i, s) {
+        const char *n = json_string_value(json_object_get(s, "name"));
+        if (compare_solver(doc, s) > 0)
+            emit_solver_yaml(&fix, s);
+        char a[128], b[128];
+        snprintf(a, sizeof a, "%s_inputs", n);
+        snprintf(b, sizeof b, "%s_result", n);
+        cr_expect(any_of_refs(doc, "SolverInputs", a), "SolverInputs.anyOf does not list %s", a);
+        cr_expect(any_of_refs(doc, "SolverResult", b), "SolverResult.anyOf does not list %s", b);
+    }
+    /* no schema for a solver that no longer exists */
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(json_object_get(doc, "components"), "schemas"), key, v) {
+        size_t kl = strlen(key);
+        const char *suffix = kl > 7 && !strcmp(key + kl - 7, "_inputs")   ? "_inputs"
+                             : kl > 7 && !strcmp(key + kl - 7, "_result") ? "_result"
+                                                                           : NULL;
+        if (!suffix)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(kl - 7), key);
+        bool found = false;
+        json_array_foreach(json_object_get(list, "solvers"), i, s) found |=
+            !strcmp(json_string_value(json_object_get(s, "name")), name);
+        cr_expect(found, "components/schemas/%s: no solver %s", key, name);
+    }
+    /* MLSYSD_OPENAPI_EMIT=file writes the block of every solver, for a new one */
+    const char *emit = getenv("MLSYSD_OPENAPI_EMIT");
+    if (emit) {
+        strbuf allb;
+        sb_init(&allb);
+        json_array_foreach(json_object_get(list, "solvers"), i, s) emit_solver_yaml(&allb, s);
+        FILE *f = fopen(emit, "w");
+        cr_assert(f, "cannot write %s", emit);
+        fwrite(allb.data, 1, allb.len, f);
+        fclose(f);
+        sb_free(&allb);
+    }
+    if (fix.len)
+        fprintf(stderr,
+                "\nopenapi.yaml and the solver descriptors differ. Replace the solver's schemas in "
+                "components/schemas with:\n\n%s\n",
+                fix.data);
+    sb_free(&fix);
+    json_decref(list);
+    json_decref(doc);
+}
+
+/* ---- every example, live ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int checked;
+} example_stats;
+
+static void add_query(strbuf *q, const char *key, const char *value)
+{
+    char *k = curl_easy_escape(NULL, key, 0), *v = curl_easy_escape(NULL, value, 0);
+    sb_printf(q, "%s%s=%s", q->len ? "&" : "?", k, v);
+    curl_free(k);
+    curl_free(v);
+}
+
+static void scalar_text(const json_t *v, char *buf, size_t n)
+{
+    if (json_is_string(v))
+        snprintf(buf, n, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, n, "%.17g", json_real_value(v));
+    else if (json_is_boolean(v))
+        snprintf(buf, n, "%s", json_is_true(v) ? "true" : "false");
+    else
+        snprintf(buf, n, "null");
+}
+
+/* Arrays are comma-joined (an axis in GET /sweep, the outputs list). */
+static void value_text(const json_t *v, char *buf, size_t n)
+{
+    if (!json_is_array(v)) {
+        scalar_text(v, buf, n);
+        return;
+    }
+    size_t k = 0, i;
+    json_t *x;
+    buf[0] = '\0';
+    json_array_foreach(v, i, x) {
+        char one[256];
+        scalar_text(x, one, sizeof one);
+        k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "%s%s", i ? "," : "", one);
+    }
+}
+
+/* Form style, explode true: an object's members are arguments; nested
+ * objects become dotted names (model.inference_flops). */
+static void add_object_query(strbuf *q, const char *prefix, const json_t *obj)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)obj, k, v) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s%s", prefix, *prefix ? "." : "", k);
+        if (json_is_object(v)) {
+            add_object_query(q, key, v);
+        } else {
+            char text[2048];
+            value_text(v, text, sizeof text);
+            add_query(q, key, text);
+        }
+    }
+}
+
+/* Every example name of an operation: parameters (path-level and its own),
+ * request body. */
+static void collect_names(const json_t *doc, const json_t *item, const json_t *op, json_t *names)
+{
+    const json_t *lists[2] = {json_object_get(item, "parameters"), json_object_get(op, "parameters")};
+    for (int l = 0; l < 2; l++) {
+        size_t i;
+        json_t *p;
+        json_array_foreach(lists[l], i, p) {
+            const json_t *pp = deref(doc, p);
+            const char *k;
+            json_t *v;
+            json_object_foreach(json_object_get(pp, "examples"), k, v) json_object_set_new(names, k, json_true());
+        }
+    }
+    const json_t *content = json_object_get(deref(doc, json_object_get(op, "requestBody")), "content");
+    const char *mt;
+    json_t *m;
+    json_object_foreach((json_t *)content, mt, m) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(json_object_get(m, "examples"), k, v) json_object_set_new(names, k, json_true());
+    }
+}
+
+/* Where the named example's answer is documented: status and media type. */
+static bool expected_response(const json_t *doc, const json_t *op, const char *name, char *status, size_t sn,
+                              char *media, size_t mn, const json_t **media_obj, const json_t **example)
+{
+    const json_t *resps = json_object_get(op, "responses");
+    const char *code;
+    json_t *r;
+    json_object_foreach((json_t *)resps, code, r) {
+        const json_t *content = json_object_get(deref(doc, r), "content");
+        const char *mt;
+        json_t *m;
+        json_object_foreach((json_t *)content, mt, m) {
+            const json_t *ex = json_object_get(json_object_get(m, "examples"), name);
+            if (ex) {
+                snprintf(status, sn, "%s", code);
+                snprintf(media, mn, "%s", mt);
+                *media_obj = m;
+                *example = deref(doc, ex);
+                return true;
+            }
+        }
+    }
+    /* not named: the lowest 2xx, JSON if it has several media types */
+    const char *best = NULL;
+    json_object_foreach((json_t *)resps, code, r) if (code[0] == '2' && (!best || strcmp(code, best) < 0)) best = code;
+    cr_assert(best, "no 2xx response");
+    snprintf(status, sn, "%s", best);
+    const json_t *content = json_object_get(deref(doc, json_object_get(resps, best)), "content");
+    media[0] = '\0';
+    *media_obj = NULL;
+    *example = NULL;
+    if (json_object_get(content, "application/json")) {
+        snprintf(media, mn, "application/json");
+        *media_obj = json_object_get(content, "application/json");
+    } else if (json_object_size(content) == 1) {
+        const char *mt;
+        json_t *m;
+        json_object_foreach((json_t *)content, mt, m) {
+            snprintf(media, mn, "%s", mt);
+            *media_obj = m;
+        }
+    }
+    return false;
+}
+
+static bool is_json_media(const char *m) { return !strcmp(m, "application/json") || strstr(m, "+json") != NULL; }
+
+static char *first_line(const char *s)
+{
+    size_t n = strcspn(s, "\r\n");
+    char *l = malloc(n + 1);
+    memcpy(l, s, n);
+    l[n] = '\0';
+    return l;
+}
+
+static bool same_keys(const json_t *a, const json_t *b)
+{
+    if (json_object_size(a) != json_object_size(b))
+        return false;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)a, k, v) if (!json_object_get(b, k)) return false;
+    return true;
+}
+
+static void check_body(const json_t *doc, const char *label, const char *media, const json_t *media_obj,
+                       const json_t *example, const http_resp *r)
+{
+    char err[1024];
+    const json_t *schema = json_object_get(media_obj, "schema");
+    if (is_json_media(media)) {
+        json_t *j = http_json(r);
+        cr_assert(j, "%s: body is not JSON: %.300s", label, r->body);
+        cr_expect(check_schema(doc, schema, j, err, sizeof err), "%s: response does not fit its schema: %s", label, err);
+        const json_t *ev = json_object_get(example, "value");
+        if (json_is_object(ev)) {
+            cr_expect(same_keys(ev, j), "%s: the example's fields differ from the live response's", label);
+            if (!strcmp(media, "application/problem+json")) {
+                cr_expect_str_eq(json_string_value(json_object_get(j, "type")),
+                                 json_string_value(json_object_get(ev, "type")), "%s: problem type", label);
+                cr_expect_str_eq(json_string_value(json_object_get(j, "field")) ? json_string_value(json_object_get(j, "field")) : "",
+                                 json_string_value(json_object_get(ev, "field")) ? json_string_value(json_object_get(ev, "field")) : "",
+                                 "%s: problem field", label);
+            }
+        }
+        json_decref(j);
+    } else if (!strcmp(media, "application/x-ndjson")) {
+        const json_t *line_schema = json_object_get(media_obj, "x-ndjson-line");
+        cr_assert(line_schema, "%s: application/x-ndjson without x-ndjson-line", label);
+        char *copy = strdup(r->body);
+        int lines = 0;
+        json_t *first = NULL;
+        for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save), lines++) {
+            json_t *j = json_loads(l, 0, NULL);
+            cr_assert(j, "%s: line %d is not JSON", label, lines + 1);
+            cr_expect(check_schema(doc, line_schema, j, err, sizeof err), "%s: line %d: %s", label, lines + 1, err);
+            if (!first)
+                first = j;
+            else
+                json_decref(j);
+        }
+        cr_expect(lines > 0, "%s: no lines", label);
+        const json_t *ev = json_object_get(example, "value");
+        if (json_is_string(ev) && first) {
+            json_t *ej = json_loads(json_string_value(ev), JSON_DISABLE_EOF_CHECK, NULL);
+            cr_expect(ej && same_keys(ej, first), "%s: the example's fields differ from the live lines'", label);
+            json_decref(ej);
+        }
+        json_decref(first);
+        free(copy);
+    } else if (!strcmp(media, "text/csv")) {
+        cr_expect(r->len > 2 && !strcmp(r->body + r->len - 2, "\r\n"), "%s: CSV lines end with CRLF", label);
+        char *head = first_line(r->body);
+        size_t hl = strlen(head);
+        cr_expect(hl >= 6 && !strcmp(head + hl - 6, ",error") , "%s: CSV header '%s'", label, head);
+        const json_t *ev = json_object_get(example, "value");
+        if (json_is_string(ev)) {
+            char *eh = first_line(json_string_value(ev));
+            cr_expect_str_eq(head, eh, "%s: the example's CSV header differs from the live one", label);
+            free(eh);
+        }
+        free(head);
+    } else {
+        cr_expect(r->len > 0 || json_object_size(media_obj) == 0, "%s: empty body", label);
+    }
+}
+
+static void run_example(const json_t *doc, const char *path_tmpl, const json_t *item, const char *method,
+                        const json_t *op, const char *name, json_t *solvers_seen)
+{
+    char label[300];
+    snprintf(label, sizeof label, "%s %s example '%s'", method, path_tmpl, name);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", path_tmpl);
+    strbuf q;
+    sb_init(&q);
+    const json_t *lists[2] = {json_object_get(item, "parameters"), json_object_get(op, "parameters")};
+    char err[1024];
+    char status[8], media[96];
+    const json_t *media_obj, *example;
+    expected_response(doc, op, name, status, sizeof status, media, sizeof media, &media_obj, &example);
+    bool success = status[0] == '2';
+    for (int l = 0; l < 2; l++) {
+        size_t i;
+        json_t *p0;
+        json_array_foreach(lists[l], i, p0) {
+            const json_t *p = deref(doc, p0);
+            const char *pname = json_string_value(json_object_get(p, "name"));
+            const char *in = json_string_value(json_object_get(p, "in"));
+            const json_t *ex = deref(doc, json_object_get(json_object_get(p, "examples"), name));
+            const json_t *val = json_object_get(ex, "value");
+            if (!val) {
+                cr_expect(!(json_is_true(json_object_get(p, "required")) && !strcmp(in, "path")),
+                          "%s: path parameter %s has no example of that name", label, pname);
+                continue;
+            }
+            if (success)
+                cr_expect(check_schema(doc, json_object_get(p, "schema"), val, err, sizeof err),
+                          "%s: parameter %s example does not fit its schema: %s", label, pname, err);
+            if (!strcmp(in, "path")) {
+                char tok[128], text[256], rest[1024];
+                snprintf(tok, sizeof tok, "{%s}", pname);
+                char *at = strstr(path, tok);
+                cr_assert(at, "%s: no {%s} in the path", label, pname);
+                scalar_text(val, text, sizeof text);
+                char *esc = curl_easy_escape(NULL, text, 0);
+                snprintf(rest, sizeof rest, "%s", at + strlen(tok));
+                snprintf(at, sizeof path - (size_t)(at - path), "%s%s", esc, rest);
+                curl_free(esc);
+            } else if (!strcmp(in, "query")) {
+                if (json_is_object(val) && json_is_true(json_object_get(p, "explode"))) {
+                    add_object_query(&q, "", val);
+                } else {
+                    char text[2048];
+                    value_text(val, text, sizeof text);
+                    add_query(&q, pname, text);
+                }
+            }
+        }
+    }
+    char full[2048];
+    snprintf(full, sizeof full, "%s%s", path, q.data ? q.data : "");
+    sb_free(&q);
+    const char *body = NULL;
+    char *body_text = NULL;
+    const char *const json_hdr[] = {"Content-Type: application/json", NULL};
+    const json_t *rb = deref(doc, json_object_get(op, "requestBody"));
+    if (rb) {
+        const json_t *m = json_object_get(json_object_get(rb, "content"), "application/json");
+        const json_t *ex = deref(doc, json_object_get(json_object_get(m, "examples"), name));
+        const json_t *val = json_object_get(ex, "value");
+        cr_assert(val || !json_is_true(json_object_get(rb, "required")), "%s: no request body of that name", label);
+        if (val) {
+            body_text = json_dumps(val, JSON_COMPACT);
+            body = body_text;
+            if (success) {
+                cr_expect(check_schema(doc, json_object_get(m, "schema"), val, err, sizeof err),
+                          "%s: request body does not fit its schema: %s", label, err);
+                const char *sv = json_string_value(json_object_get(val, "solver"));
+                if (sv)
+                    json_object_set_new(solvers_seen, sv, json_true());
+            }
+        }
+    }
+    char upper[16];
+    size_t k;
+    for (k = 0; method[k] && k + 1 < sizeof upper; k++)
+        upper[k] = (char)(method[k] - 32);
+    upper[k] = '\0';
+    http_resp r;
+    cr_assert_eq(http_request(shared_daemon(), upper, full, body ? json_hdr : NULL, body, body ? strlen(body) : 0, &r),
+                 0, "%s: transport error", label);
+    cr_expect_eq(r.status, atol(status), "%s: %s %s answered %ld, documented %s: %.300s", label, upper, full, r.status,
+                 status, r.body);
+    char rid[80];
+    cr_expect(http_header(&r, "X-Request-ID", rid, sizeof rid), "%s: no X-Request-ID", label);
+    if (r.status == atol(status)) {
+        if (media[0]) {
+            char ct[128];
+            snprintf(ct, sizeof ct, "%.*s", (int)strcspn(r.content_type, "; "), r.content_type);
+            cr_expect_str_eq(ct, media, "%s: content type", label);
+            check_body(doc, label, media, media_obj, example, &r);
+        } else {
+            cr_expect_eq(r.len, 0, "%s: a body where none is documented", label);
+        }
+    }
+    http_free(&r);
+    free(body_text);
+}
+
+/* The response examples themselves must fit their schemas, and the request
+ * bodies of the successful ones theirs. */
+static void check_static_examples(const json_t *doc, const char *path, const char *method, const json_t *op)
+{
+    char err[1024];
+    const char *code;
+    json_t *r;
+    json_object_foreach(json_object_get(op, "responses"), code, r) {
+        const char *mt;
+        json_t *m;
+        json_object_foreach(json_object_get(deref(doc, r), "content"), mt, m) {
+            const char *en;
+            json_t *ex;
+            json_object_foreach(json_object_get(m, "examples"), en, ex) {
+                const json_t *val = json_object_get(deref(doc, ex), "value");
+                cr_expect(val != NULL, "%s %s %s %s: example '%s' has no value", method, path, code, mt, en);
+                if (val && is_json_media(mt))
+                    cr_expect(check_schema(doc, json_object_get(m, "schema"), val, err, sizeof err),
+                              "%s %s %s %s: example '%s' does not fit the schema: %s", method, path, code, mt, en, err);
+            }
+        }
+    }
+}
+
+Test(openapi, every_example_holds_against_the_live_daemon, .timeout = 120)
+{
+    json_t *doc = spec_doc();
+    json_t *seen = json_object();
+    int runs = 0;
+    const char *path;
+    json_t *item;
+    json_object_foreach(json_object_get(doc, "paths"), path, item) {
+        for (int m = 0; m < N_METHODS; m++) {
+            const json_t *op = json_object_get(item, METHODS[m]);
+            if (!op)
+                continue;
+            check_static_examples(doc, path, METHODS[m], op);
+            json_t *names = json_object();
+            collect_names(doc, item, op, names);
+            const char *n;
+            json_t *v;
+            json_object_foreach(names, n, v) {
+                run_example(doc, path, item, METHODS[m], op, n, seen);
+                runs++;
+            }
+            /* and the bare request, where it needs nothing */
+            if (!strchr(path, '{') && !json_is_true(json_object_get(deref(doc, json_object_get(op, "requestBody")), "required"))) {
+                run_example(doc, path, item, METHODS[m], op, "(no example)", seen);
+                runs++;
+            }
+            json_decref(names);
+        }
+    }
+    cr_expect(runs > 80, "only %d example requests", runs);
+    /* every solver has a worked example in POST /solve */
+    json_t *list = get_json("/solvers");
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(list, "solvers"), i, s) {
+        const char *n = json_string_value(json_object_get(s, "name"));
+        cr_expect(json_object_get(seen, n), "POST /solve has no successful example for solver %s", n);
+    }
+    json_decref(list);
+    json_decref(seen);
+    json_decref(doc);
+}
+
+/* ---- yaml_to_json -------------------------------------------------------------------------------------------------- */
+
+static json_t *yaml(const char *text, char *err, size_t n) { return yaml_to_json(text, strlen(text), err, n); }
+
+Test(yaml2json, scalars_follow_the_core_schema)
+{
+    char err[200];
+    json_t *j = yaml("a: 1\nb: -2.5\nc: 1.0e-09\nd: true\ne: false\nf: null\ng: ~\nh:\ni: '1'\nj: \"true\"\n"
+                     "k: 3.1.0\nl: 0x1F\nm: .inf\nn: 007\no: 1e3\np: |\n  line 1\n  line 2\nq: >\n  folded\n  text\n"
+                     "'200': ok\nr: [1, two, {s: 3}]\n",
+                     err, sizeof err);
+    cr_assert(j, "%s", err);
+    cr_expect(json_is_integer(json_object_get(j, "a")) && json_integer_value(json_object_get(j, "a")) == 1);
+    cr_expect(json_is_real(json_object_get(j, "b")) && json_real_value(json_object_get(j, "b")) == -2.5);
+    cr_expect(json_is_real(json_object_get(j, "c")) && json_real_value(json_object_get(j, "c")) == 1e-9);
+    cr_expect(json_is_true(json_object_get(j, "d")) && json_is_false(json_object_get(j, "e")));
+    cr_expect(json_is_null(json_object_get(j, "f")) && json_is_null(json_object_get(j, "g")) &&
+              json_is_null(json_object_get(j, "h")));
+    cr_expect_str_eq(json_string_value(json_object_get(j, "i")), "1", "quoted numbers stay strings");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "j")), "true");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "k")), "3.1.0");
+    cr_expect(json_is_string(json_object_get(j, "l")), "hex is not a JSON number");
+    cr_expect(json_is_string(json_object_get(j, "m")), "infinity has no JSON form");
+    cr_expect(json_integer_value(json_object_get(j, "n")) == 7);
+    cr_expect(json_is_real(json_object_get(j, "o")) && json_real_value(json_object_get(j, "o")) == 1000);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "p")), "line 1\nline 2\n");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "q")), "folded text\n");
+    cr_expect_str_eq(json_string_value(json_object_get(j, "200")), "ok");
+    json_t *r = json_object_get(j, "r");
+    cr_expect(json_array_size(r) == 3 && json_is_string(json_array_get(r, 1)) &&
+              json_integer_value(json_object_get(json_array_get(r, 2), "s")) == 3);
+    json_decref(j);
+}
+
+Test(yaml2json, anchors_and_aliases_expand)
+{
+    char err[200];
+    json_t *j = yaml("a: &x {k: [1, 2]}\nb: *x\nc: *x\n", err, sizeof err);
+    cr_assert(j, "%s", err);
+    cr_expect(json_equal(json_object_get(j, "a"), json_object_get(j, "b")));
+    cr_expect(json_equal(json_object_get(j, "a"), json_object_get(j, "c")));
+    cr_expect_eq(json_integer_value(json_array_get(json_object_get(json_object_get(j, "c"), "k"), 1)), 2);
+    json_decref(j);
+}
+
+Test(yaml2json, errors_are_reported_with_a_line)
+{
+    char err[200] = "";
+    cr_expect_null(yaml("a: 1\nb: [1, 2\nc: 3\n", err, sizeof err));
+    cr_expect(strstr(err, "line"), "%s", err);
+    /* a duplicate key would silently drop half of a path or schema */
+    err[0] = '\0';
+    cr_expect_null(yaml("paths:\n  /a: 1\n  /b: 2\n  /a: 3\n", err, sizeof err));
+    cr_expect(strstr(err, "/a") && strstr(err, "line 4"), "%s", err);
+    err[0] = '\0';
+    cr_expect_null(yaml("[1, 2]: x\n", err, sizeof err));
+    cr_expect(err[0]);
+    err[0] = '\0';
+    cr_expect_null(yaml("", err, sizeof err));
+    cr_expect(err[0]);
+    /* deep nesting is refused rather than overflowing the stack */
+    char deep[1200];
+    size_t n = 0;
+    for (int i = 0; i < 200; i++)
+        deep[n++] = '[';
+    for (int i = 0; i < 200; i++)
+        deep[n++] = ']';
+    deep[n] = '\0';
+    err[0] = '\0';
+    cr_expect_null(yaml(deep, err, sizeof err));
+    cr_expect(err[0]);
+}
