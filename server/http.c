@@ -501,7 +501,9 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
         sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
     else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
         sb_printf(&e, ",\"aborted\":%d", (int)toe);
-    log_line(LOG_INFO, "request", e.data);
+    /* Successful probes come every few seconds from every orchestrator: keep them out of info logs. */
+    bool probe = (ctx->route == R_HEALTHZ || ctx->route == R_LIVEZ || ctx->route == R_READYZ) && status == 200;
+    log_line(probe ? LOG_DEBUG : LOG_INFO, "request", e.data);
     sb_free(&e);
     sb_free(&ctx->body);
     free(ctx);

@@ -988,3 +988,40 @@ Test(ops, second_signal_stops_at_once)
     d.pid = 0;
     unlink(d.log_path);
 }
+
+/* Orchestrators probe every few seconds: a successful probe is a debug line,
+ * anything else (and every probe under --log-level debug) stays visible. */
+static void probe_then_marker(const daemon_t *d, const char *probe_id, const char *marker_id)
+{
+    const char *const hp[] = {probe_id, NULL};
+    const char *const hm[] = {marker_id, NULL};
+    http_resp r;
+    cr_assert_eq(http_request(d, "GET", "/healthz", hp, NULL, 0, &r), 0);
+    http_free(&r);
+    cr_assert_eq(http_request(d, "GET", "/version", hm, NULL, 0, &r), 0);
+    http_free(&r);
+}
+
+Test(ops, successful_probes_are_logged_at_debug_only)
+{
+    daemon_t d;
+    cr_assert_eq(daemon_start(&d, NULL, NULL), 0);
+    probe_then_marker(&d, "X-Request-ID: probe-info", "X-Request-ID: marker-info");
+    json_t *m = await_request_line(d.log_path, "marker-info");
+    cr_assert(m, "the non-probe request is logged at info");
+    json_decref(m);
+    json_t *p = log_find_request(d.log_path, "probe-info");
+    cr_expect(p == NULL, "a 200 /healthz must not be an info line");
+    json_decref(p);
+    cr_expect_eq(daemon_stop(&d), 0);
+
+    static const char *const dbg[] = {"--log-level", "debug", NULL};
+    cr_assert_eq(daemon_start(&d, dbg, NULL), 0);
+    probe_then_marker(&d, "X-Request-ID: probe-debug", "X-Request-ID: marker-debug");
+    json_decref(await_request_line(d.log_path, "marker-debug"));
+    p = await_request_line(d.log_path, "probe-debug");
+    cr_expect(p != NULL, "with --log-level debug the probe is logged");
+    cr_expect_str_eq(json_string_value(json_object_get(p, "level")), "debug");
+    json_decref(p);
+    cr_expect_eq(daemon_stop(&d), 0);
+}
