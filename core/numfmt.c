@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,7 +86,7 @@ static void nudge(digits *g, int delta)
  * boundary its rounding interval is lopsided, so that candidate can fall
  * outside it on the narrow side while its neighbour across v is inside,
  * and that neighbour is then the shortest answer. */
-static void shortest_digits(double v, digits *out)
+static void shortest_digits_slow(double v, digits *out)
 {
     bool neg = signbit(v);
     double a = fabs(v);
@@ -108,6 +109,320 @@ static void shortest_digits(double v, digits *out)
     strip_zeros(out);
 }
 
+/* --- the fast path: the same digits with integer arithmetic ----------------------------
+ *
+ * The answer above is fixed by v's rounding interval: the shortest decimal
+ * inside it (bounds included iff the significand is even, as strtod's
+ * round-half-even decides), and of those the one closest to v, ties to even.
+ * This computes it directly, the way Ryu does (Adams, PLDI 2018): with
+ * v = m * 2^e2 / 4, the interval is [mm, mp] * 2^e2 around mv = 4m; scaled by
+ * 10^-q (q chosen so that the scaled interval is >= 30 wide and < 2^62) the
+ * three become integers vm <= vr <= vp plus an "exact?" flag each; then
+ * digits are dropped while the interval still holds a multiple of ten, and
+ * the last dropped digits round vr. The scaling multiplies by a 127-bit
+ * approximation of 5^+-k (tables built at start-up from exact big-integer
+ * arithmetic) and proves each floor exact from the error bound of that
+ * approximation; when it cannot (odds ~2^-60) or anything is out of range,
+ * it returns false and the printf + strtod search above decides. */
+
+#define POW5_N 330   /* 5^i,    i < POW5_N: covers e2 >= -1076 (subnormals) */
+#define INV5_N 300   /* 5^-q,   q < INV5_N: covers e2 <= 969 (DBL_MAX)        */
+
+typedef struct {
+    uint64_t hi, lo; /* 128-bit value */
+    int shift;
+} wide;
+
+static wide pow5_top[POW5_N]; /* 5^i = (hi:lo) * 2^shift + r, 0 <= r < 2^shift, (hi:lo) < 2^128   */
+static wide inv5[INV5_N];     /* (hi:lo) = floor(2^shift / 5^q) + 1, in (2^126, 2^127]          */
+static uint64_t pow5_64[28];  /* exact 5^i, i <= 27                                             */
+
+#define BIG_LIMBS 34 /* 32-bit limbs: 2^1024 and 5^329 fit */
+
+static int big_bitlen(const uint32_t *a)
+{
+    for (int i = BIG_LIMBS - 1; i >= 0; i--)
+        if (a[i])
+            return i * 32 + 32 - __builtin_clz(a[i]);
+    return 0;
+}
+
+/* floor(a / 2^s) into 128 bits (the caller makes sure it fits). */
+static void big_top(const uint32_t *a, int s, wide *w)
+{
+    uint32_t limb[4];
+    for (int k = 0; k < 4; k++) {
+        int bit = s + 32 * k, i = bit / 32, r = bit % 32;
+        uint64_t x = i < BIG_LIMBS ? a[i] : 0;
+        if (r && i + 1 < BIG_LIMBS)
+            x |= (uint64_t)a[i + 1] << 32;
+        limb[k] = (uint32_t)(x >> r);
+    }
+    w->lo = (uint64_t)limb[1] << 32 | limb[0];
+    w->hi = (uint64_t)limb[3] << 32 | limb[2];
+    w->shift = s;
+}
+
+__attribute__((constructor)) static void numfmt_tables(void)
+{
+    uint32_t p[BIG_LIMBS] = {1}, d[BIG_LIMBS] = {0};
+    for (int i = 0; i < POW5_N; i++) {
+        if (i < 28)
+            pow5_64[i] = (uint64_t)p[1] << 32 | p[0];
+        int len = big_bitlen(p);
+        big_top(p, len > 128 ? len - 128 : 0, &pow5_top[i]);
+        uint64_t carry = 0;
+        for (int k = 0; k < BIG_LIMBS; k++) {
+            uint64_t x = (uint64_t)p[k] * 5 + carry;
+            p[k] = (uint32_t)x;
+            carry = x >> 32;
+        }
+    }
+    d[1024 / 32] = 1; /* 2^1024, divided by 5 at each step: floor(2^1024 / 5^q) */
+    for (int q = 0; q < INV5_N; q++) {
+        int len = big_bitlen(d);
+        wide *w = &inv5[q];
+        big_top(d, len - 127, w); /* floor(2^(1024 - s) / 5^q) in [2^126, 2^127) */
+        w->shift = 1024 - (len - 127);
+        if (++w->lo == 0)
+            w->hi++;
+        uint64_t rem = 0;
+        for (int k = BIG_LIMBS - 1; k >= 0; k--) {
+            uint64_t x = rem << 32 | d[k];
+            d[k] = (uint32_t)(x / 5);
+            rem = x % 5;
+        }
+    }
+}
+
+typedef struct {
+    uint64_t w[3]; /* 192 bits, w[0] least significant */
+} u192;
+
+static u192 mul_64x128(uint64_t n, const wide *m)
+{
+    unsigned __int128 a = (unsigned __int128)n * m->lo, b = (unsigned __int128)n * m->hi;
+    unsigned __int128 mid = (a >> 64) + (uint64_t)b;
+    u192 r = {{(uint64_t)a, (uint64_t)mid, (uint64_t)(b >> 64) + (uint64_t)(mid >> 64)}};
+    return r;
+}
+
+static u192 add_64(u192 x, uint64_t y)
+{
+    x.w[0] += y;
+    if (x.w[0] < y && ++x.w[1] == 0)
+        x.w[2]++;
+    return x;
+}
+
+static u192 sub_64(u192 x, uint64_t y)
+{
+    if (x.w[0] < y && x.w[1]-- == 0)
+        x.w[2]--;
+    x.w[0] -= y;
+    return x;
+}
+
+/* floor(x / 2^t) if it is below 2^62, else false. */
+static bool shr_small(u192 x, int t, uint64_t *out)
+{
+    unsigned __int128 r;
+    if (t < 0 || t >= 192)
+        return false;
+    if (t >= 64) {
+        r = ((unsigned __int128)x.w[2] << 64 | x.w[1]) >> (t - 64);
+    } else {
+        if (x.w[2])
+            return false;
+        r = ((unsigned __int128)x.w[1] << 64 | x.w[0]) >> t;
+    }
+    if (r >> 62)
+        return false;
+    *out = (uint64_t)r;
+    return true;
+}
+
+/* floor(n * 2^e2 / 10^q) for e2 >= q >= 0, exactly; false if it cannot tell.
+ * `exact`: the quotient is known to be an integer. */
+static bool scale_down(uint64_t n, int e2, int q, bool exact, uint64_t *out)
+{
+    int s = e2 - q; /* n * 2^s / 5^q */
+    if (q == 0) {
+        if (s > 7)
+            return false;
+        *out = n << s;
+        return true;
+    }
+    const wide *r = &inv5[q];
+    /* 2^K / 5^q lies in (R - 1, R), so x = n * 2^s / 5^q has x 2^(K - s) in (n R - n, n R):
+     * the floor is the floor of both ends when they agree, and the upper one when x is an
+     * integer (then x 2^(K-s) <= n R - 1, and n < 2^(K-s)). */
+    u192 p = mul_64x128(n, r);
+    uint64_t lo, hi;
+    int t = r->shift - s;
+    if (!shr_small(sub_64(p, 1), t, &hi))
+        return false;
+    if (!exact && (!shr_small(sub_64(p, n), t, &lo) || lo != hi))
+        return false;
+    *out = hi;
+    return true;
+}
+
+/* floor(n * 5^i / 2^q) exactly; false if it cannot tell. `exact` as above. */
+static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
+{
+    if (i < 28) { /* n < 2^55, 5^27 < 2^63: the product fits in 128 bits */
+        unsigned __int128 x = (unsigned __int128)n * pow5_64[i];
+        if (q >= 128)
+            return false;
+        x >>= q;
+        if (x >> 62)
+            return false;
+        *out = (uint64_t)x;
+        return true;
+    }
+    const wide *p5 = &pow5_top[i];
+    /* 5^i = P 2^g + r, 0 <= r < 2^g: x = n 5^i / 2^q has x 2^(q - g) in [n P, n P + n), exactly
+     * n P when g = 0; when x is an integer the upper end gives it. */
+    u192 p = mul_64x128(n, p5);
+    uint64_t lo, hi;
+    int t = q - p5->shift;
+    if (!shr_small(p, t, &lo))
+        return false;
+    if (p5->shift == 0) {
+        *out = lo;
+        return true;
+    }
+    if (!shr_small(add_64(p, n - 1), t, &hi) || (!exact && lo != hi))
+        return false;
+    *out = hi;
+    return true;
+}
+
+/* Whole numbers below 2^53: the interval around v is at most one unit wide, so
+ * no other number of as few digits is in it: the digits are the integer's. */
+static bool small_integer(double v, digits *out)
+{
+    double a = fabs(v);
+    if (!(a < 9007199254740992.0) || a != (double)(uint64_t)a)
+        return false;
+    uint64_t u = (uint64_t)a;
+    char tmp[24];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    for (int k = 0; k < n; k++)
+        out->d[k] = tmp[n - 1 - k];
+    out->d[n] = '\0';
+    out->nd = n;
+    out->exp10 = n - 1;
+    strip_zeros(out);
+    return true;
+}
+
+static bool fast_shortest(double v, digits *out)
+{
+    if (small_integer(v, out))
+        return true;
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    uint64_t frac = bits & ((1ull << 52) - 1);
+    int bexp = (int)((bits >> 52) & 0x7ff);
+    uint64_t m2 = bexp ? frac | (1ull << 52) : frac;
+    int e2 = (bexp ? bexp : 1) - 1075 - 2;
+    bool even = (m2 & 1) == 0;
+    uint64_t mv = 4 * m2, mp = mv + 2, mm = mv - 1 - (frac != 0 || bexp <= 1);
+    uint64_t vr, vp, vm;
+    bool xr, xp, xm; /* the scaled values are exact integers */
+    int e10;
+    if (e2 >= 0) {
+        /* q = floor(log10 2^e2) - 1 (0 for small e2): 10 <= 2^e2 / 10^q < 100 */
+        int q = (int)(((uint32_t)e2 * 78913u) >> 18) - (e2 > 3);
+        e10 = q;
+        /* n 2^(e2-q) / 5^q is an integer iff 5^q divides n; n < 2^55 < 5^24 */
+        xr = q == 0 || (q < 24 && mv % pow5_64[q] == 0);
+        xp = q == 0 || (q < 24 && mp % pow5_64[q] == 0);
+        xm = q == 0 || (q < 24 && mm % pow5_64[q] == 0);
+        if (q >= INV5_N || !scale_down(mv, e2, q, xr, &vr) || !scale_down(mp, e2, q, xp, &vp) ||
+            !scale_down(mm, e2, q, xm, &vm))
+            return false;
+    } else {
+        /* q = floor(log10 5^-e2) - 1 (0 for e2 = -1): 10 <= 5^-e2 / 10^q < 100 */
+        int q = (int)(((uint32_t)-e2 * 732923u) >> 20) - (-e2 > 1);
+        int i = -e2 - q;
+        e10 = q + e2;
+        /* n 5^i / 2^q is an integer iff 2^q divides n */
+        xr = q == 0 || (q < 64 && (mv & ((1ull << q) - 1)) == 0);
+        xp = q == 0 || (q < 64 && (mp & ((1ull << q) - 1)) == 0);
+        xm = q == 0 || (q < 64 && (mm & ((1ull << q) - 1)) == 0);
+        if (i >= POW5_N || !scale_up(mv, i, q, xr, &vr) || !scale_up(mp, i, q, xp, &vp) ||
+            !scale_up(mm, i, q, xm, &vm))
+            return false;
+    }
+    if (!(vm < vr && vr <= vp))
+        return false;
+    /* Allowed scaled values: (vm, vp], or [vm, vp] when vm is the exact, included bound. */
+    bool vm_in = even && xm, vr_zeros = xr;
+    if (!even && xp)
+        vp--; /* the exact upper bound itself is excluded */
+    int removed = 0;
+    unsigned last = 0;
+    while (vp / 100 > vm / 100) { /* two digits at a time: the same as two steps below */
+        vm_in &= vm % 100 == 0;
+        vr_zeros &= last == 0 && vr % 10 == 0;
+        last = (unsigned)(vr / 10 % 10);
+        vr /= 100;
+        vp /= 100;
+        vm /= 100;
+        removed += 2;
+    }
+    while (vp / 10 > vm / 10) {
+        vm_in &= vm % 10 == 0;
+        vr_zeros &= last == 0;
+        last = (unsigned)(vr % 10);
+        vr /= 10;
+        vp /= 10;
+        vm /= 10;
+        removed++;
+    }
+    if (vm_in) {
+        while (vm % 10 == 0) {
+            vr_zeros &= last == 0;
+            last = (unsigned)(vr % 10);
+            vr /= 10;
+            vp /= 10;
+            vm /= 10;
+            removed++;
+        }
+    }
+    if (vr_zeros && last == 5 && vr % 2 == 0)
+        last = 4; /* exactly half way: round to even */
+    uint64_t d = vr + ((vr == vm && !vm_in) || last >= 5);
+    char tmp[24];
+    int nd = 0;
+    do {
+        tmp[nd++] = (char)('0' + d % 10);
+        d /= 10;
+    } while (d);
+    if (nd > MAX_DIGITS)
+        return false;
+    for (int k = 0; k < nd; k++)
+        out->d[k] = tmp[nd - 1 - k];
+    out->d[nd] = '\0';
+    out->nd = nd;
+    out->exp10 = e10 + removed + nd - 1;
+    strip_zeros(out);
+    return true;
+}
+
+static void shortest_digits(double v, digits *out)
+{
+    if (!fast_shortest(v, out))
+        shortest_digits_slow(v, out);
+}
+
 /* Copy src into buf (size n), truncating; returns the length written. */
 static int put(char *buf, size_t n, const char *src)
 {
@@ -124,7 +439,7 @@ static int put(char *buf, size_t n, const char *src)
 /* Lay out digits either as "d.ddde+XX" (C's %g style: sign and at least two
  * exponent digits, which is also Python's repr style) or positionally.
  * `point_zero`: positional integers get ".0" (Python) or nothing (C %g). */
-static void layout(char *out, bool neg, const digits *g, bool sci, bool point_zero)
+static int layout(char *out, bool neg, const digits *g, bool sci, bool point_zero)
 {
     char *o = out;
     if (neg)
@@ -141,7 +456,10 @@ static void layout(char *out, bool neg, const digits *g, bool sci, bool point_ze
         *o++ = e < 0 ? '-' : '+';
         if (e < 0)
             e = -e;
-        o += sprintf(o, "%02d", e);
+        if (e >= 100) /* "%02d": at least two digits; |e| <= 324 */
+            *o++ = (char)('0' + e / 100);
+        *o++ = (char)('0' + e / 10 % 10);
+        *o++ = (char)('0' + e % 10);
     } else if (g->exp10 < 0) {
         *o++ = '0';
         *o++ = '.';
@@ -163,6 +481,7 @@ static void layout(char *out, bool neg, const digits *g, bool sci, bool point_ze
         }
     }
     *o = '\0';
+    return (int)(o - out);
 }
 
 int fmt_double(char *buf, size_t n, double v)
@@ -179,6 +498,8 @@ int fmt_double(char *buf, size_t n, double v)
      * shorter ("5e-324", not "4.94065645841247e-324"). */
     int prec = g.nd > 15 ? g.nd : 15;
     bool sci = g.exp10 < -4 || g.exp10 >= prec;
+    if (n >= 32) /* the longest layout is 24 characters: write in place */
+        return layout(buf, signbit(v), &g, sci, false);
     char tmp[64];
     layout(tmp, signbit(v), &g, sci, false);
     return put(buf, n, tmp);
@@ -197,6 +518,8 @@ int fmt_pyrepr(char *buf, size_t n, double v)
     /* float_repr_style 'short': repr switches to an exponent iff the decimal
      * exponent is < -4 or >= 16 (Objects/floatobject.c, format code 'r'). */
     bool sci = g.exp10 < -4 || g.exp10 >= 16;
+    if (n >= 32)
+        return layout(buf, signbit(v), &g, sci, true);
     char tmp[64];
     layout(tmp, signbit(v), &g, sci, true);
     return put(buf, n, tmp);

@@ -3,6 +3,7 @@
 #include "server/app.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,10 @@
 
 static const char *const JSON_CT = "application/json";
 static const char *const PROBLEM_CT = "application/problem+json";
+
+static struct app_prebuilt *prebuild(const catalog *cat);
+static void prebuild_responses(app *a);
+static void prebuilt_free(struct app_prebuilt *pb);
 
 int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t msglen)
 {
@@ -38,10 +43,17 @@ int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t ms
     }
     atomic_store(&a->ready, false);
     atomic_store(&a->draining, false);
+    a->pre = prebuild(cat);
+    prebuild_responses(a);
     return 0;
 }
 
-void app_free(app *a) { json_decref(a->openapi); }
+void app_free(app *a)
+{
+    json_decref(a->openapi);
+    prebuilt_free(a->pre);
+    a->pre = NULL;
+}
 
 void app_response_free(app_response *resp)
 {
@@ -137,6 +149,80 @@ bool app_json_content_type(const char *ct)
     return n > 17 && !strncasecmp(ct, "application/", 12) && !strncasecmp(ct + n - 5, "+json", 5);
 }
 
+/* The JSON path ("inputs.efficiency", "axes[0].values[2]") of the member
+ * being read at byte `end` of a document that failed to parse there, so that
+ * a NaN, 1e400 or a duplicate key is reported against its field like any
+ * other bad value. Best effort: "" outside any member or when too deep. */
+static void json_error_path(const char *s, size_t end, char *out, size_t n)
+{
+    enum { DEPTH = 32, KEY = 64 };
+    struct {
+        char type;       /* '{' or '[' */
+        bool in_value;   /* object: after ':' */
+        bool key_done;   /* object: a whole key was read (a duplicate is reported right after it) */
+        long index;      /* array: current element */
+        char key[KEY];
+    } st[DEPTH];
+    int depth = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < end;) {
+        char c = s[i];
+        if (c == '"') {
+            size_t k = 0;
+            char key[KEY];
+            for (i++; i < end && s[i] != '"'; i++) {
+                if (s[i] == '\\' && i + 1 < end)
+                    i++;
+                if (k < KEY - 1)
+                    key[k++] = s[i];
+            }
+            key[k] = '\0';
+            bool closed = i < end;
+            i++;
+            if (depth > 0 && depth <= DEPTH && st[depth - 1].type == '{' && !st[depth - 1].in_value &&
+                !st[depth - 1].key_done) {
+                memcpy(st[depth - 1].key, key, k + 1);
+                st[depth - 1].key_done = closed;
+            }
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            if (depth < DEPTH) {
+                st[depth].type = c;
+                st[depth].in_value = st[depth].key_done = false;
+                st[depth].index = 0;
+                st[depth].key[0] = '\0';
+            }
+            depth++;
+        } else if ((c == '}' || c == ']') && depth > 0) {
+            depth--;
+        } else if (c == ':' && depth > 0 && depth <= DEPTH) {
+            st[depth - 1].in_value = true;
+        } else if (c == ',' && depth > 0 && depth <= DEPTH) {
+            st[depth - 1].in_value = st[depth - 1].key_done = false;
+            st[depth - 1].index++;
+        }
+        i++;
+    }
+    if (depth > DEPTH)
+        return;
+    size_t used = 0;
+    for (int d = 0; d < depth && used < n; d++) {
+        int w;
+        if (st[d].type == '[')
+            w = snprintf(out + used, n - used, "[%ld]", st[d].index);
+        else if (st[d].key_done)
+            w = snprintf(out + used, n - used, "%s%s", used ? "." : "", st[d].key);
+        else
+            break; /* inside a key of this object: the object is the field */
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used >= n)
+        out[n - 1] = '\0';
+}
+
 json_t *app_parse_body(const app_request *req, api_error *err)
 {
     if (!app_json_content_type(req->content_type)) {
@@ -153,7 +239,10 @@ json_t *app_parse_body(const app_request *req, api_error *err)
     json_error_t jerr;
     json_t *j = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!j) {
-        api_fail(err, 400, "invalid-json", "", "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column,
+        char field[160];
+        size_t at = jerr.position >= 0 && (size_t)jerr.position <= req->body_len ? (size_t)jerr.position : req->body_len;
+        json_error_path(req->body, at, field, sizeof field);
+        api_fail(err, 400, "invalid-json", field, "invalid JSON at line %d, column %d: %s", jerr.line, jerr.column,
                  jerr.text);
         return NULL;
     }
@@ -165,59 +254,449 @@ json_t *app_parse_body(const app_request *req, api_error *err)
     return j;
 }
 
+/* --- text rendered once at start-up ------------------------------------------------ */
+
+/* The "resolved" part of a /solve answer is the summary of a catalog entry: the
+ * same text for every request that names the entry. It is rendered once per entry
+ * at start-up (by the same hardware_summary / model_summary + json_write) and
+ * looked up by the entry's address; inline entries are rendered per request. */
+typedef struct {
+    const void *key; /* a catalog hw_node * or model_t * */
+    char *text;
+    size_t len;
+} prebuilt_entry;
+
+/* Whole 200 answers of the static GET endpoints, rendered at start-up by their own
+ * handlers (prebuild_responses) and copied out per request (send_prebuilt). */
+typedef struct {
+    char *body; /* NULL: not prebuilt, the handler runs */
+    size_t len;
+    const char *content_type;
+} prebuilt_resp;
+
+typedef struct {
+    const catalog_edition *ed;
+    prebuilt_resp lists[3];   /* /catalog, /catalog/hardware, /catalog/models */
+    prebuilt_resp *hardware;  /* /catalog/hardware/{id}, by entry index */
+    prebuilt_resp *models;    /* /catalog/models/{id} */
+} prebuilt_edition;
+
+/* The fixed parts of a solver's /solve answer: "name": of each output, the units object. */
+typedef struct {
+    char **keys;
+    size_t *key_len;
+    char *units;
+    size_t units_len;
+} prebuilt_solver;
+
+struct app_prebuilt {
+    prebuilt_entry *slots;
+    size_t mask; /* number of slots - 1, a power of two */
+    prebuilt_solver *frag;                        /* by registry index */
+    prebuilt_resp openapi_json, solvers, *solver; /* solver: by registry index */
+    prebuilt_edition *editions;
+    size_t n_editions;
+};
+
+static size_t ptr_hash(const void *p)
+{
+    unsigned long long x = (unsigned long long)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static void prebuilt_put(struct app_prebuilt *pb, const void *key, json_t *j)
+{
+    size_t i = ptr_hash(key) & pb->mask;
+    while (pb->slots[i].key && pb->slots[i].key != key)
+        i = (i + 1) & pb->mask;
+    if (!pb->slots[i].key && j) {
+        strbuf b;
+        sb_init(&b);
+        json_write(&b, j, 0);
+        if (!b.oom) {
+            pb->slots[i].key = key;
+            pb->slots[i].text = sb_detach(&b, &pb->slots[i].len);
+        }
+        sb_free(&b);
+    }
+    json_decref(j);
+}
+
+static const prebuilt_entry *prebuilt_get(const app *a, const void *key)
+{
+    const struct app_prebuilt *pb = a->pre;
+    if (!pb)
+        return NULL;
+    for (size_t i = ptr_hash(key) & pb->mask; pb->slots[i].key; i = (i + 1) & pb->mask)
+        if (pb->slots[i].key == key)
+            return &pb->slots[i];
+    return NULL;
+}
+
+static void prebuilt_free(struct app_prebuilt *pb)
+{
+    if (!pb)
+        return;
+    for (size_t i = 0; pb->slots && i <= pb->mask; i++)
+        free(pb->slots[i].text);
+    free(pb->slots);
+    for (size_t i = 0; pb->frag && i < solver_count(); i++) {
+        for (size_t k = 0; pb->frag[i].keys && k < solver_at(i)->n_outputs; k++)
+            free(pb->frag[i].keys[k]);
+        free(pb->frag[i].keys);
+        free(pb->frag[i].key_len);
+        free(pb->frag[i].units);
+    }
+    free(pb->frag);
+    free(pb->openapi_json.body);
+    free(pb->solvers.body);
+    for (size_t i = 0; pb->solver && i < solver_count(); i++)
+        free(pb->solver[i].body);
+    free(pb->solver);
+    for (size_t e = 0; e < pb->n_editions; e++) {
+        prebuilt_edition *pe = &pb->editions[e];
+        for (int k = 0; k < 3; k++)
+            free(pe->lists[k].body);
+        for (size_t i = 0; pe->hardware && i < edition_hardware_count(pe->ed); i++)
+            free(pe->hardware[i].body);
+        for (size_t i = 0; pe->models && i < edition_model_count(pe->ed); i++)
+            free(pe->models[i].body);
+        free(pe->hardware);
+        free(pe->models);
+    }
+    free(pb->editions);
+    free(pb);
+}
+
+/* NULL when out of memory: then everything is rendered per request, as before. */
+static struct app_prebuilt *prebuild(const catalog *cat)
+{
+    size_t n = 0;
+    for (size_t e = 0; e < catalog_edition_count(cat); e++) {
+        const catalog_edition *ed = catalog_edition_at(cat, e);
+        n += edition_hardware_count(ed) + edition_model_count(ed);
+    }
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    struct app_prebuilt *pb = calloc(1, sizeof *pb);
+    if (!pb || !(pb->slots = calloc(cap, sizeof *pb->slots))) {
+        free(pb);
+        return NULL;
+    }
+    pb->mask = cap - 1;
+    for (size_t e = 0; e < catalog_edition_count(cat); e++) {
+        const catalog_edition *ed = catalog_edition_at(cat, e);
+        for (size_t i = 0; i < edition_hardware_count(ed); i++)
+            prebuilt_put(pb, edition_hardware_at(ed, i), hardware_summary(edition_hardware_at(ed, i)));
+        for (size_t i = 0; i < edition_model_count(ed); i++)
+            prebuilt_put(pb, edition_model_at(ed, i), model_summary(edition_model_at(ed, i)));
+    }
+    return pb;
+}
+
 /* --- /solve ------------------------------------------------------------------------ */
 
-static json_t *solve_to_json(const solver_desc *s, const catalog_edition *ed, const solver_inputs *in,
-                             const solver_outputs *out)
+/* A number as inputs.c's num_json() + json_write() print it. */
+static void put_num(strbuf *b, double x, bool as_int)
 {
-    json_t *o = json_object();
-    json_object_set_new(o, "solver", json_string(s->name));
-    json_object_set_new(o, "inputs", inputs_echo(s, in));
-    json_t *units = json_object(), *res = json_object(), *warn = json_array(), *trace = json_array();
+    if (!isfinite(x))
+        sb_puts(b, "null");
+    else if (as_int && fabs(x) <= 9007199254740992.0 && x == floor(x)) {
+        /* "%" JSON_INTEGER_FORMAT of (json_int_t)x, without printf */
+        char tmp[24], *p = tmp + sizeof tmp;
+        long long i = (long long)x;
+        unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+        do {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (i < 0)
+            *--p = '-';
+        sb_append(b, p, (size_t)(tmp + sizeof tmp - p));
+    } else
+        sb_number(b, x);
+}
+
+/* A message string as a JSON array element: json_string() refuses invalid UTF-8
+ * (a message cut at SOLVER_MESSAGE_LEN inside a character), and such an element
+ * was left out of the array; so it is here. */
+static void put_message(strbuf *b, const char *msg, bool *first)
+{
+    json_t *j = json_string(msg);
+    if (!j)
+        return;
+    if (!*first)
+        sb_putc(b, ',');
+    *first = false;
+    sb_json_string(b, json_string_value(j));
+    json_decref(j);
+}
+
+static void put_summary(app *a, strbuf *b, const void *entry, json_t *(*render)(const void *))
+{
+    const prebuilt_entry *pe = prebuilt_get(a, entry);
+    if (pe) {
+        sb_append(b, pe->text, pe->len);
+        return;
+    }
+    json_t *j = render(entry);
+    json_write(b, j, 0);
+    json_decref(j);
+}
+
+/* Would json_string(s) accept s? jansson's rule (utf.c), without allocating: well-formed
+ * UTF-8, no overlong forms, no surrogates, nothing above U+10FFFF. */
+static bool utf8_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        size_t n;
+        unsigned cp, min;
+        if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; min = 0x80; }
+        else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; min = 0x800; }
+        else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; min = 0x10000; }
+        else return false;
+        for (size_t i = 1; i < n; i++) {
+            if ((p[i] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        p += n;
+    }
+    return true;
+}
+
+
+/* inputs_echo() + json_write(), without the tree. */
+static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
+{
+    sb_putc(b, '{');
+    bool first = true;
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_desc *d = &s->inputs[i];
+        const input_value *v = &in->v[i];
+        if (!v->present)
+            continue;
+        const char *key = d->kind == IN_HARDWARE ? (v->hw ? v->hw->key : "")
+                          : d->kind == IN_MODEL  ? (v->model ? v->model->key : "")
+                                                 : NULL;
+        if (key && !utf8_ok(key))
+            continue; /* json_string() refused it, and the key was left out */
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, d->name);
+        sb_putc(b, ':');
+        switch (d->kind) {
+        case IN_NUMBER: put_num(b, v->num, v->num_was_int); break;
+        case IN_INTEGER: put_num(b, v->num, true); break;
+        case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+        case IN_ENUM: sb_json_string(b, d->enum_values[v->enum_index]); break;
+        case IN_QUANTITY: {
+            double shown = v->num;
+            units_to(v->num, d->unit, *d->dim, &shown);
+            put_num(b, shown, false);
+            break;
+        }
+        case IN_HARDWARE:
+        case IN_MODEL: sb_json_string(b, key); break;
+        }
+    }
+    sb_putc(b, '}');
+}
+
+/* {"output":"unit",...} for the outputs that have a unit. */
+static void write_units(strbuf *b, const solver_desc *s)
+{
+    sb_putc(b, '{');
+    bool first = true;
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const output_desc *d = &s->outputs[i];
+        if (!d->unit[0])
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, d->name);
+        sb_putc(b, ':');
+        sb_json_string(b, d->unit);
+    }
+    sb_putc(b, '}');
+}
+
+static const prebuilt_solver *solver_frag(const app *a, const solver_desc *s)
+{
+    for (size_t i = 0; a->pre && a->pre->frag && i < solver_count(); i++)
+        if (solver_at(i) == s)
+            return a->pre->frag[i].keys && a->pre->frag[i].units ? &a->pre->frag[i] : NULL;
+    return NULL;
+}
+
+/* Render the fixed parts of every solver's answer (NULL members: rendered per request). */
+static void prebuild_fragments(struct app_prebuilt *pb)
+{
+    pb->frag = calloc(solver_count(), sizeof *pb->frag);
+    for (size_t i = 0; pb->frag && i < solver_count(); i++) {
+        const solver_desc *s = solver_at(i);
+        prebuilt_solver *f = &pb->frag[i];
+        strbuf b;
+        sb_init(&b);
+        write_units(&b, s);
+        f->units = b.oom ? NULL : sb_detach(&b, &f->units_len);
+        sb_free(&b);
+        char **keys = calloc(s->n_outputs + 1, sizeof *keys);
+        f->key_len = calloc(s->n_outputs + 1, sizeof *f->key_len);
+        bool ok = keys && f->key_len;
+        for (size_t k = 0; ok && k < s->n_outputs; k++) {
+            sb_init(&b);
+            sb_json_string(&b, s->outputs[k].name);
+            sb_putc(&b, ':');
+            ok = !b.oom;
+            keys[k] = ok ? sb_detach(&b, &f->key_len[k]) : NULL;
+            sb_free(&b);
+        }
+        if (!ok && keys) {
+            for (size_t k = 0; k < s->n_outputs; k++)
+                free(keys[k]);
+            free(keys);
+            keys = NULL;
+        }
+        f->keys = keys;
+    }
+}
+
+static json_t *render_hw(const void *p) { return hardware_summary(p); }
+static json_t *render_model(const void *p) { return model_summary(p); }
+
+/* The /solve answer, written straight into the response: the bytes that building
+ * the JSON tree (solver, inputs, result, units, input_units, resolved, trace,
+ * warnings, catalog, catalog_version) and json_write() gave, without the tree. */
+static void write_solve(app *a, app_response *resp, const solver_desc *s, const catalog_edition *ed,
+                        const solver_inputs *in, const solver_outputs *out)
+{
+    strbuf *b = &resp->body;
+    /* One allocation of 4 KiB up front (an answer is 2-3 KB) instead of growing from 256 B. */
+    if (b->cap < 4096) {
+        static const char room[4000];
+        sb_append(b, room, sizeof room);
+    }
+    sb_reset(b);
+    sb_puts(b, "{\"solver\":");
+    sb_json_string(b, s->name);
+    sb_puts(b, ",\"inputs\":");
+    write_echo(b, s, in);
+    sb_puts(b, ",\"result\":{");
+    const prebuilt_solver *ps = solver_frag(a, s);
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];
         const output_value *v = &out->v[i];
-        json_object_set_new(res, d->name, output_to_json(d, v));
+        if (i)
+            sb_putc(b, ',');
+        if (ps) {
+            sb_append(b, ps->keys[i], ps->key_len[i]);
+        } else {
+            sb_json_string(b, d->name);
+            sb_putc(b, ':');
+        }
+        if (v->is_null) {
+            sb_puts(b, "null");
+            continue;
+        }
+        switch (d->kind) {
+        case OUT_STRING: sb_json_string(b, v->str ? v->str : ""); break;
+        case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+        case OUT_INTEGER: put_num(b, v->num, true); break;
+        case OUT_NUMBER: put_num(b, v->num, false); break;
+        }
+    }
+    sb_puts(b, "},\"units\":");
+    if (ps)
+        sb_append(b, ps->units, ps->units_len);
+    else
+        write_units(b, s);
+    sb_puts(b, ",\"input_units\":{");
+    bool first = true;
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        if (s->inputs[i].kind != IN_QUANTITY || !in->v[i].present)
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, s->inputs[i].name);
+        sb_putc(b, ':');
+        sb_json_string(b, s->inputs[i].unit);
+    }
+    sb_puts(b, "},\"resolved\":{");
+    first = true;
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_value *v = &in->v[i];
+        bool hw = s->inputs[i].kind == IN_HARDWARE && v->hw, model = s->inputs[i].kind == IN_MODEL && v->model;
+        if (!v->present || !(hw || model))
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, s->inputs[i].name);
+        sb_putc(b, ':');
+        if (hw)
+            put_summary(a, b, v->hw, render_hw);
+        else
+            put_summary(a, b, v->model, render_model);
+    }
+    sb_puts(b, "},\"trace\":[");
+    first = true;
+    for (int i = 0; i < out->n_trace; i++)
+        put_message(b, out->trace[i], &first);
+    sb_puts(b, "],\"warnings\":[");
+    first = true;
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const output_desc *d = &s->outputs[i];
+        const output_value *v = &out->v[i];
         if ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !v->is_null && !isfinite(v->num)) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s is %s, reported as null", d->name,
                      isnan(v->num) ? "undefined (NaN)" : v->num > 0 ? "infinite" : "-infinite");
-            json_array_append_new(warn, json_string(msg));
+            put_message(b, msg, &first);
         }
-        if (d->unit[0])
-            json_object_set_new(units, d->name, json_string(d->unit));
     }
-    json_object_set_new(o, "result", res);
-    json_object_set_new(o, "units", units);
-    json_t *in_units = json_object();
-    for (size_t i = 0; i < s->n_inputs; i++)
-        if (s->inputs[i].kind == IN_QUANTITY && in->v[i].present)
-            json_object_set_new(in_units, s->inputs[i].name, json_string(s->inputs[i].unit));
-    json_object_set_new(o, "input_units", in_units);
-    json_object_set_new(o, "resolved", inputs_resolved(s, in));
-    for (int i = 0; i < out->n_trace; i++)
-        json_array_append_new(trace, json_string(out->trace[i]));
     for (int i = 0; i < out->n_warnings; i++)
-        json_array_append_new(warn, json_string(out->warnings[i]));
-    json_object_set_new(o, "trace", trace);
-    json_object_set_new(o, "warnings", warn);
-    json_object_set_new(o, "catalog", json_string(edition_name(ed)));
-    json_object_set_new(o, "catalog_version", json_string(edition_version(ed)));
-    return o;
+        put_message(b, out->warnings[i], &first);
+    sb_puts(b, "],\"catalog\":");
+    sb_json_string(b, edition_name(ed));
+    sb_puts(b, ",\"catalog_version\":");
+    sb_json_string(b, edition_version(ed));
+    sb_puts(b, "}\n");
+    resp->status = 200;
+    resp->content_type = JSON_CT;
 }
 
-static void solve_and_reply(app_response *resp, const app_request *req, const solver_desc *s,
+static void solve_and_reply(app *a, app_response *resp, const app_request *req, const solver_desc *s,
                             const catalog_edition *ed, const json_t *inputs)
 {
     api_error err;
-    solver_inputs *in = calloc(1, sizeof *in);
-    solver_outputs *out = calloc(1, sizeof *out);
-    if (!in || !out) {
-        free(in);
-        free(out);
-        fail(resp, req, 503, "overloaded", "", "out of memory");
-        return;
-    }
+    /* Per-thread scratch instead of calloc + free per request: a solver_inputs is
+     * ~50 KB (inline entries live in it), and allocating and zeroing it cost more
+     * than the solve. inputs_from_json() initialises every input it returns. */
+    static _Thread_local solver_inputs tl_in;
+    static _Thread_local solver_outputs tl_out;
+    solver_inputs *in = &tl_in;
+    solver_outputs *out = &tl_out;
+    /* as calloc'd for what is read: the values and the message counts (messages are
+     * read only below their count) */
+    memset(out->v, 0, sizeof out->v);
+    out->n_warnings = 0;
+    out->n_trace = 0;
     if (inputs_from_json(s, inputs, ed, in, &err) != 0) {
         app_problem(resp, req, &err);
     } else {
@@ -230,11 +709,9 @@ static void solve_and_reply(app_response *resp, const app_request *req, const so
             snprintf(field, sizeof field, "%s%s", se.field[0] ? "inputs." : "", se.field);
             fail(resp, req, se.status ? se.status : 400, "invalid-input", field, se.detail);
         } else {
-            send_json(resp, solve_to_json(s, ed, in, out));
+            write_solve(a, resp, s, ed, in, out);
         }
     }
-    free(in);
-    free(out);
 }
 
 static const solver_desc *find_solver(app_response *resp, const app_request *req, const char *name,
@@ -284,7 +761,7 @@ static void handle_solve_post(app *a, const app_request *req, app_response *resp
         if (s && !ed)
             app_problem(resp, req, &err);
         else if (s)
-            solve_and_reply(resp, req, s, ed, json_object_get(body, "inputs"));
+            solve_and_reply(a, resp, req, s, ed, json_object_get(body, "inputs"));
     }
     json_decref(body);
 }
@@ -308,7 +785,11 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
         if (skip)
             continue;
         char name[128], field[160];
-        snprintf(field, sizeof field, "inputs.%.140s", k); /* errors name it as POST /solve would */
+        /* errors name it as POST /solve would: "inputs.%.140s", without snprintf per argument */
+        size_t kl = strnlen(k, 140);
+        memcpy(field, "inputs.", 7);
+        memcpy(field + 7, k, kl);
+        field[7 + kl] = '\0';
         const char *dot = strchr(k, '.');
         size_t n = dot ? (size_t)(dot - k) : strlen(k);
         if (n >= sizeof name)
@@ -378,7 +859,7 @@ static void handle_solve_get(app *a, const app_request *req, app_response *resp,
         app_problem(resp, req, &err);
         return;
     }
-    solve_and_reply(resp, req, s, ed, inputs);
+    solve_and_reply(a, resp, req, s, ed, inputs);
     json_decref(inputs);
 }
 
@@ -555,6 +1036,129 @@ static const route *match_route(const char *path, const char **param)
     return NULL;
 }
 
+/* --- static answers, rendered once ---------------------------------------------------------- */
+
+/* Run a handler on a synthetic GET (with ?catalog=EDITION when ed is not NULL) and
+ * keep its answer if it is a 200. */
+static void render_once(app *a, route_id rt, const catalog_edition *ed, const char *param, prebuilt_resp *out)
+{
+    app_request req = {.method = "GET", .path = "/", .request_id = "prebuilt"};
+    if (ed) {
+        req.query[0].key = "catalog";
+        req.query[0].value = edition_name(ed);
+        req.n_query = 1;
+    }
+    app_response resp = {0};
+    sb_init(&resp.body);
+    switch (rt) {
+    case R_OPENAPI_JSON: send_json(&resp, json_incref(a->openapi)); break;
+    case R_SOLVERS: handle_solvers(&resp, &req, NULL); break;
+    case R_SOLVER: handle_solvers(&resp, &req, param); break;
+    case R_CATALOG: handle_catalog(a, &req, &resp, -1, param); break;
+    case R_CATALOG_HW:
+    case R_CATALOG_HW_ID: handle_catalog(a, &req, &resp, CAT_HARDWARE, param); break;
+    case R_CATALOG_MODELS:
+    case R_CATALOG_MODEL_ID: handle_catalog(a, &req, &resp, CAT_MODEL, param); break;
+    default: break;
+    }
+    if (resp.status == 200 && !resp.stream && !resp.body.oom && resp.body.data) {
+        out->content_type = resp.content_type;
+        out->body = sb_detach(&resp.body, &out->len);
+    }
+    app_response_free(&resp);
+}
+
+/* /openapi.json, /solvers, /solvers/{name} and the /catalog answers of every entry and
+ * edition do not change while the daemon runs: render them at start-up. Whatever fails
+ * to render (out of memory) is simply rendered per request. */
+static void prebuild_responses(app *a)
+{
+    struct app_prebuilt *pb = a->pre;
+    if (!pb)
+        return;
+    prebuild_fragments(pb);
+    render_once(a, R_OPENAPI_JSON, NULL, NULL, &pb->openapi_json);
+    render_once(a, R_SOLVERS, NULL, NULL, &pb->solvers);
+    pb->solver = calloc(solver_count(), sizeof *pb->solver);
+    for (size_t i = 0; pb->solver && i < solver_count(); i++)
+        render_once(a, R_SOLVER, NULL, solver_at(i)->name, &pb->solver[i]);
+    size_t n = catalog_edition_count(a->cat);
+    pb->editions = calloc(n, sizeof *pb->editions);
+    if (!pb->editions)
+        return;
+    pb->n_editions = n;
+    for (size_t e = 0; e < n; e++) {
+        prebuilt_edition *pe = &pb->editions[e];
+        pe->ed = catalog_edition_at(a->cat, e);
+        render_once(a, R_CATALOG, pe->ed, NULL, &pe->lists[0]);
+        render_once(a, R_CATALOG_HW, pe->ed, NULL, &pe->lists[1]);
+        render_once(a, R_CATALOG_MODELS, pe->ed, NULL, &pe->lists[2]);
+        pe->hardware = calloc(edition_hardware_count(pe->ed) + 1, sizeof *pe->hardware);
+        pe->models = calloc(edition_model_count(pe->ed) + 1, sizeof *pe->models);
+        for (size_t i = 0; pe->hardware && i < edition_hardware_count(pe->ed); i++)
+            render_once(a, R_CATALOG_HW_ID, pe->ed, edition_hardware_at(pe->ed, i)->key, &pe->hardware[i]);
+        for (size_t i = 0; pe->models && i < edition_model_count(pe->ed); i++)
+            render_once(a, R_CATALOG_MODEL_ID, pe->ed, edition_model_at(pe->ed, i)->key, &pe->models[i]);
+    }
+}
+
+/* The prebuilt answer for this request, if there is one: true when resp is filled. Catalog
+ * answers are prebuilt for requests without query arguments or with only ?catalog=. */
+static bool send_prebuilt(app *a, const app_request *req, app_response *resp, route_id rt, const char *param)
+{
+    const struct app_prebuilt *pb = a->pre;
+    const prebuilt_resp *p = NULL;
+    if (!pb)
+        return false;
+    switch (rt) {
+    case R_OPENAPI_JSON: p = &pb->openapi_json; break;
+    case R_SOLVERS: p = &pb->solvers; break;
+    case R_SOLVER: {
+        const solver_desc *s = solver_find(param);
+        for (size_t i = 0; s && pb->solver && i < solver_count(); i++)
+            if (solver_at(i) == s)
+                p = &pb->solver[i];
+        break;
+    }
+    case R_CATALOG:
+    case R_CATALOG_HW:
+    case R_CATALOG_MODELS:
+    case R_CATALOG_HW_ID:
+    case R_CATALOG_MODEL_ID: {
+        const catalog_edition *ed;
+        if (req->n_query == 0)
+            ed = catalog_default_edition(a->cat);
+        else if (req->n_query == 1 && !strcmp(req->query[0].key, "catalog") && req->query[0].value)
+            ed = catalog_edition_find(a->cat, req->query[0].value);
+        else
+            return false;
+        const prebuilt_edition *pe = NULL;
+        for (size_t e = 0; ed && e < pb->n_editions; e++)
+            if (pb->editions[e].ed == ed)
+                pe = &pb->editions[e];
+        if (!pe)
+            return false;
+        if (rt == R_CATALOG || rt == R_CATALOG_HW || rt == R_CATALOG_MODELS) {
+            p = &pe->lists[rt == R_CATALOG ? 0 : rt == R_CATALOG_HW ? 1 : 2];
+        } else {
+            bool hw = rt == R_CATALOG_HW_ID;
+            long idx = hw ? edition_find_hardware(ed, param) : edition_find_model(ed, param);
+            if (idx >= 0 && (hw ? pe->hardware : pe->models))
+                p = hw ? &pe->hardware[idx] : &pe->models[idx];
+        }
+        break;
+    }
+    default: break;
+    }
+    if (!p || !p->body)
+        return false;
+    sb_reset(&resp->body);
+    sb_append(&resp->body, p->body, p->len);
+    resp->status = 200;
+    resp->content_type = p->content_type;
+    return !resp->body.oom;
+}
+
 void app_handle(app *a, const app_request *req, app_response *resp)
 {
     resp->status = 500;
@@ -585,10 +1189,8 @@ void app_handle(app *a, const app_request *req, app_response *resp)
      * such an argument here, by name. */
     for (size_t i = 0; i < req->n_query; i++) {
         const char *k = req->query[i].key, *v = req->query[i].value;
-        json_t *jk = json_string(k), *jv = v ? json_string(v) : json_null();
-        bool key_ok = jk != NULL, value_ok = jv != NULL;
-        json_decref(jk);
-        json_decref(jv);
+        /* utf8_ok() is json_string()'s test, without allocating two strings per argument */
+        bool key_ok = utf8_ok(k), value_ok = !v || utf8_ok(v);
         if (key_ok && value_ok)
             continue;
         char field[160] = "", detail[300];
@@ -603,6 +1205,8 @@ void app_handle(app *a, const app_request *req, app_response *resp)
         fail(resp, req, 400, "invalid-input", field, detail);
         return;
     }
+    if (send_prebuilt(a, req, resp, r->route, param))
+        return;
     switch (r->route) {
     case R_SOLVE: handle_solve_post(a, req, resp); return;
     case R_SOLVE_GET: handle_solve_get(a, req, resp, param); return;

@@ -5,6 +5,9 @@
 #include <ctype.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -29,6 +32,8 @@ typedef struct conn_track {
     bool reading;
     struct conn_track *prev, *next;
 } conn_track;
+
+#define DISCARD_MAX (64ULL << 20) /* bytes of an oversize body read and dropped before the 413 */
 
 struct server {
     struct MHD_Daemon *d;
@@ -386,8 +391,28 @@ static void *watchdog_main(void *arg)
     server *srv = arg;
     double limit = srv->cfg->read_timeout;
     struct timespec tick = {.tv_sec = 0, .tv_nsec = limit < 2 ? 50000000L : 250000000L};
+    bool busy = false;
+    struct timespec trimmed;
+    clock_gettime(CLOCK_MONOTONIC, &trimmed);
     while (!atomic_load(&srv->stopping)) {
         nanosleep(&tick, NULL);
+#ifdef __GLIBC__
+        /* Once a burst of requests is over (nothing in flight), give the
+         * memory it freed back to the system, at most once a second: glibc
+         * keeps each thread arena's high-water mark mapped, so RSS would
+         * otherwise stay at the largest burst seen (tens of MB of stream
+         * buffers) and tell nothing about real use or leaks. */
+        if (metrics_inflight_now() > 0) {
+            busy = true;
+        } else if (busy && since(&trimmed) >= 1.0) {
+            busy = false;
+            malloc_trim(0);
+            clock_gettime(CLOCK_MONOTONIC, &trimmed);
+        }
+#else
+        (void)busy;
+        (void)trimmed;
+#endif
         int cut = 0;
         pthread_mutex_lock(&srv->conns_lock);
         for (conn_track *t = srv->conns; t; t = t->next) {
@@ -426,9 +451,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-ID");
         if (rid && valid_request_id(rid))
             snprintf(ctx->request_id, sizeof ctx->request_id, "%s", rid);
-        /* Refuse an announced oversize body before reading it. */
+        /* An oversize body is refused with 413. Up to DISCARD_MAX bytes it is read and
+         * dropped first: answering while the client still sends makes the kernel reset
+         * the connection, and the client may lose the 413 itself. Beyond that we answer
+         * at once (the read deadline bounds the rest). */
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > srv->cfg->max_body_bytes) {
+        unsigned long long announced = cl ? strtoull(cl, NULL, 10) : 0;
+        if (announced > srv->cfg->max_body_bytes && announced <= DISCARD_MAX)
+            ctx->too_large = true;
+        else if (announced > srv->cfg->max_body_bytes) {
             char d[160];
             snprintf(d, sizeof d, "request body is larger than the limit of %zu bytes", srv->cfg->max_body_bytes);
             return problem_now(srv, c, ctx, 413, "too-large", d);
@@ -539,7 +570,11 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
     s->cfg = cfg;
     pthread_mutex_init(&s->conns_lock, NULL);
     atomic_store(&s->stopping, false);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    /* A pool of internal threads on epoll (docs/BENCHMARKS.md, "Threading"). With one thread
+     * (--threads 1, the default on one CPU) libmicrohttpd 0.9.75's epoll loop stalls at 256
+     * open connections (a few hundred requests/s; reproduced without mlsysd), poll does not. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | (cfg->threads > 1 ? MHD_USE_EPOLL : MHD_USE_POLL) |
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     s->d = MHD_start_daemon(

@@ -107,8 +107,23 @@ static size_t utf8_len(const unsigned char *s)
 
 void sb_json_string(strbuf *b, const char *s)
 {
-    sb_putc(b, '"');
     const unsigned char *p = (const unsigned char *)(s ? s : "");
+    /* Fast path: printable ASCII without '"' or '\\' (keys, ids, units) in one copy. */
+    const unsigned char *q = p;
+    while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+        q++;
+    if (!*q) {
+        size_t n = (size_t)(q - p);
+        if (sb_reserve(b, n + 2)) {
+            b->data[b->len++] = '"';
+            memcpy(b->data + b->len, p, n);
+            b->len += n;
+            b->data[b->len++] = '"';
+            b->data[b->len] = '\0';
+        }
+        return;
+    }
+    sb_putc(b, '"');
     while (*p) {
         const unsigned char *run = p;
         while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')

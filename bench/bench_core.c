@@ -1,0 +1,560 @@
+/* bench_core.c - microbenchmarks of the core, without HTTP.
+ *
+ *   bench_core                 all timings below, one "RESULT key value unit" line each
+ *   bench_core --quick         fewer iterations (a smoke run: checks it works, figures are noisy)
+ *   bench_core --verify N      fmt_double / fmt_pyrepr against the previous printf+strtod
+ *                              formatter (bench/numfmt_ref.c) on N random doubles; exit 1 on a mismatch
+ *
+ * Timings (each the median of RUNS runs of many iterations):
+ *   solve_single_node_ns   one single_node run() (ResNet50 / A100 / batch 256 / fp16), inputs parsed once
+ *   solve_pipeline_ns      one pipeline run() (ResNet50 / A100 / batch 512 / 500 KB samples / 8 workers)
+ *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
+ *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
+ *   fmt_double_ref_ns      the same values through the previous formatter (bench/numfmt_ref.c)
+ *   fmt_double_random_ns   fmt_double of random bit patterns (all exponents), and _ref_ of the same
+ *   app_healthz_ns         app_handle() of GET /healthz: the routing floor, no sockets
+ *   app_solve_get_ns       app_handle() of GET /solve/single_node?... (parse, solve, JSON response)
+ *   app_solve_post_ns      app_handle() of POST /solve with the same inputs as JSON
+ *   fmtbound_csv_pps       the formatting bound: rows per second that the sweep's CSV row writer
+ *                          (the same strbuf calls: sb_number = fmt_double, csv_string, ...) formats
+ *                          for the rows of the 1M-point benchmark sweep, with the rows solved
+ *                          beforehand and no HTTP; fmtbound_json_pps the same for JSON rows
+ *   inproc_sweep_csv_pps   a 1M-point CSV sweep through app_handle + sweep_stream_read (solve +
+ *                          format, no HTTP); inproc_sweep_json_pps the same as JSON
+ *
+ * The benchmark sweep (the same as bench/run.sh sends over HTTP): single_node, ResNet50 on A100,
+ * fp16, batch_size 1..1000 x efficiency geomspace(0.01, 1, 1000). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/numfmt_ref.h"
+#include "catalog/catalog.h"
+#include "core/numfmt.h"
+#include "core/roofline.h"
+#include "core/solver.h"
+#include "server/app.h"
+#include "server/inputs.h"
+#include "server/strbuf.h"
+
+#define RUNS 7
+
+static int g_quick;
+static const char *g_only; /* --only SUBSTRING: run the timings whose key contains it */
+static volatile size_t g_sink;
+
+static int want(const char *key) { return !g_only || strstr(key, g_only) != NULL; }
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void result(const char *key, double value, const char *unit)
+{
+    printf("RESULT %-26s %.6g %s\n", key, value, unit);
+    fflush(stdout);
+}
+
+static void die(const char *what, const char *msg)
+{
+    fprintf(stderr, "bench_core: %s: %s\n", what, msg);
+    exit(2);
+}
+
+/* --- set-up ----------------------------------------------------------------------------- */
+
+static catalog *g_cat;
+static const catalog_edition *g_ed;
+static config g_cfg;
+static app g_app;
+
+static void setup(void)
+{
+    char msg[600];
+    if (catalog_load(&g_cat, NULL, msg, sizeof msg) != 0)
+        die("catalog", msg);
+    g_ed = catalog_default_edition(g_cat);
+    config_defaults(&g_cfg);
+    g_cfg.sweep_max_points = 20000000;
+    metrics_init();
+    if (app_init(&g_app, g_cat, &g_cfg, msg, sizeof msg) != 0)
+        die("app", msg);
+    atomic_store(&g_app.ready, true);
+}
+
+static solver_inputs *parse_inputs(const solver_desc *s, const char *json)
+{
+    json_error_t je;
+    json_t *j = json_loads(json, 0, &je);
+    if (!j)
+        die("inputs JSON", je.text);
+    solver_inputs *in = calloc(1, sizeof *in);
+    api_error err;
+    if (inputs_from_json(s, j, g_ed, in, &err) != 0)
+        die("inputs", err.detail);
+    json_decref(j);
+    return in;
+}
+
+/* --- solver timings ------------------------------------------------------------------- */
+
+static double time_solve(const solver_desc *s, const solver_inputs *in, long iters)
+{
+    solver_outputs *out = calloc(1, sizeof *out);
+    double runs[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now_s();
+        for (long i = 0; i < iters; i++) {
+            solver_error se;
+            se.status = 0;
+            out->n_trace = 0;
+            out->n_warnings = 0;
+            if (s->run(in, out, &se) != 0)
+                die("solve", se.detail);
+        }
+        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+        g_sink += (size_t)out->v[0].num;
+    }
+    free(out);
+    return median(runs, RUNS);
+}
+
+static double time_check(const solver_desc *s, const solver_inputs *in, long iters)
+{
+    double runs[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now_s();
+        for (long i = 0; i < iters; i++) {
+            api_error err;
+            if (inputs_check(s, in, &err) != 0)
+                die("check", err.detail);
+        }
+        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+    }
+    return median(runs, RUNS);
+}
+
+/* --- the benchmark sweep's rows ----------------------------------------------------------- */
+
+#define SW_B 1000   /* batch_size 1..1000 */
+#define SW_E 1000   /* efficiency geomspace(0.01, 1, 1000) */
+
+typedef struct {
+    double batch, eff;
+    output_value v[SOLVER_MAX_OUTPUTS];
+} row;
+
+/* Solve rows [p0, p0 + n) of the benchmark sweep (the sweep's point order: the last axis fastest). */
+static void solve_rows(const solver_desc *s, solver_inputs *in, solver_outputs *out, row *rows, long p0, long n)
+{
+    for (long i = 0; i < n; i++) {
+        long p = p0 + i;
+        double b = (double)(1 + p / SW_E);
+        double e = 0.01 * pow(1 / 0.01, (double)(p % SW_E) / (double)(SW_E - 1));
+        in->v[RL_BATCH_SIZE].num = b;
+        in->v[RL_EFFICIENCY].num = e;
+        solver_error se;
+        se.status = 0;
+        out->n_trace = 0;
+        out->n_warnings = 0;
+        if (s->run(in, out, &se) != 0)
+            die("sweep row", se.detail);
+        rows[i].batch = b;
+        rows[i].eff = e;
+        memcpy(rows[i].v, out->v, sizeof rows[i].v);
+    }
+}
+
+static void csv_field(strbuf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        sb_puts(b, s);
+        return;
+    }
+    sb_putc(b, '"');
+    for (const char *c = s; *c; c++) {
+        if (*c == '"')
+            sb_putc(b, '"');
+        sb_putc(b, *c);
+    }
+    sb_putc(b, '"');
+}
+
+/* The CSV and JSON row writers of server/sweep.c (write_row / put_output), for a solved row. */
+static void put_row(strbuf *b, const solver_desc *s, const row *r, bool csv, bool first)
+{
+    if (!csv)
+        sb_puts(b, first ? "[" : ",[");
+    sb_number(b, r->batch);
+    sb_putc(b, ',');
+    sb_number(b, r->eff);
+    for (size_t k = 0; k < s->n_outputs; k++) {
+        const output_desc *d = &s->outputs[k];
+        const output_value *v = &r->v[k];
+        sb_putc(b, ',');
+        if (v->is_null || ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !isfinite(v->num))) {
+            if (!csv)
+                sb_puts(b, "null");
+            continue;
+        }
+        switch (d->kind) {
+        case OUT_STRING:
+            if (csv)
+                csv_field(b, v->str);
+            else
+                sb_json_string(b, v->str);
+            break;
+        case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+        case OUT_INTEGER:
+        case OUT_NUMBER: sb_number(b, v->num); break;
+        }
+    }
+    sb_putc(b, ',');
+    if (!csv)
+        sb_puts(b, "null");
+    sb_puts(b, csv ? "\r\n" : "]");
+}
+
+/* Rows per second of formatting alone, over `points` rows of the benchmark sweep. Rows are solved
+ * in blocks outside the timed region; the writer resets its buffer at 32 KiB like sweep.c. */
+static double format_bound(const solver_desc *s, solver_inputs *in, long points, bool csv, double *bytes_per_row)
+{
+    enum { BLOCK = 65536 };
+    row *rows = malloc(sizeof *rows * BLOCK);
+    solver_outputs *out = calloc(1, sizeof *out);
+    strbuf b;
+    sb_init(&b);
+    double t = 0;
+    size_t bytes = 0;
+    for (long p0 = 0; p0 < points; p0 += BLOCK) {
+        long n = points - p0 < BLOCK ? points - p0 : BLOCK;
+        solve_rows(s, in, out, rows, p0, n);
+        double t0 = now_s();
+        for (long i = 0; i < n; i++) {
+            put_row(&b, s, &rows[i], csv, p0 + i == 0);
+            if (b.len >= 32768) {
+                bytes += b.len;
+                sb_reset(&b);
+            }
+        }
+        t += now_s() - t0;
+    }
+    bytes += b.len;
+    g_sink += bytes;
+    if (bytes_per_row)
+        *bytes_per_row = (double)bytes / (double)points;
+    sb_free(&b);
+    free(out);
+    free(rows);
+    return (double)points / t;
+}
+
+/* --- formatting ------------------------------------------------------------------------------ */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static double random_double(int kind)
+{
+    for (;;) {
+        uint64_t bits = rng();
+        switch (kind % 6) {
+        case 1: bits &= 0xFFF0000000000000ull; break;                 /* powers of two */
+        case 2: bits &= 0x800FFFFFFFFFFFFFull; break;                 /* subnormals */
+        case 3: {                                                     /* short decimals */
+            char t[40];
+            snprintf(t, sizeof t, "%llue%d", (unsigned long long)(bits % 1000000), (int)(rng() % 60) - 30);
+            double x = strtod(t, NULL);
+            return (bits >> 40) & 1 ? -x : x;
+        }
+        case 4: return (double)(int64_t)(bits >> (rng() % 64));     /* integers of every size */
+        case 5: {                                                     /* ratios like the solvers' */
+            double x = (double)(bits % 100000 + 1) / (double)(rng() % 99999 + 1);
+            return x * pow(10, (double)((int)(rng() % 30) - 15));
+        }
+        default: break;
+        }
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        if (isfinite(v))
+            return v;
+    }
+}
+
+static double time_fmt(int (*f)(char *, size_t, double), const double *vals, size_t n, long iters)
+{
+    double runs[RUNS];
+    char buf[64];
+    for (int r = 0; r < RUNS; r++) {
+        size_t acc = 0;
+        double t0 = now_s();
+        for (long i = 0; i < iters; i++)
+            acc += (size_t)f(buf, sizeof buf, vals[(size_t)i % n]);
+        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+        g_sink += acc;
+    }
+    return median(runs, RUNS);
+}
+
+static int verify(long n)
+{
+    char a[64], b[64];
+    long bad = 0;
+    /* Hand-picked edge cases first, then random ones. */
+    static const double edges[] = {0.0, -0.0, 5e-324, -5e-324, 1e-323, 2.2250738585072009e-308,
+                                   2.2250738585072014e-308, 1.7976931348623157e308, 1.0, 0.1, 0.5, 9007199254740993.0,
+                                   9007199254740992.0, 1e15, 1e16, 1e17, 1e21, 1e22, 1e23, 123456789012345680.0,
+                                   0x1p-97, 0x1p-140, 0x1p405, -0x1p89, 0x1p-1074, 0x1p-1022, 0x1p1023, 4.35, 0.3};
+    /* Systematic cases: every binary exponent with the smallest, next and largest significand;
+     * d x 10^k for d = 1..9 and every k, with one ulp either side. */
+    enum { NSYS = 2047 * 3 + 9 * 640 * 3 };
+    double *sys = malloc(sizeof *sys * NSYS);
+    size_t ns = 0;
+    for (uint64_t e = 0; e < 2047; e++) {
+        uint64_t fr[3] = {0, 1, (1ull << 52) - 1};
+        for (int j = 0; j < 3; j++) {
+            uint64_t bits = e << 52 | fr[j];
+            memcpy(&sys[ns++], &bits, sizeof bits);
+        }
+    }
+    for (int k = -330; k < 310; k++)
+        for (int d = 1; d <= 9; d++) {
+            char t[32];
+            snprintf(t, sizeof t, "%de%d", d, k);
+            double x = strtod(t, NULL);
+            uint64_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            for (int j = -1; j <= 1; j++) {
+                uint64_t b2 = bits + (uint64_t)(int64_t)j;
+                memcpy(&sys[ns++], &b2, sizeof b2);
+            }
+        }
+    long total = 0;
+    for (long i = -(long)(sizeof edges / sizeof edges[0]) - (long)ns; i < n; i++) {
+        double v;
+        if (i < -(long)ns) {
+            v = edges[-i - 1 - (long)ns];
+        } else if (i < 0) {
+            v = sys[-i - 1];
+            if (!isfinite(v))
+                continue;
+        } else {
+            v = random_double((int)(i % 6));
+            if (i % 7 == 0) { /* neighbours: one ulp either side */
+                uint64_t bits;
+                memcpy(&bits, &v, sizeof bits);
+                bits += (rng() & 1) ? 1 : (uint64_t)-1;
+                memcpy(&v, &bits, sizeof v);
+                if (!isfinite(v))
+                    continue;
+            }
+        }
+        total++;
+        fmt_double(a, sizeof a, v);
+        ref_fmt_double(b, sizeof b, v);
+        if (strcmp(a, b)) {
+            if (bad++ < 20)
+                fprintf(stderr, "fmt_double(%a): %s, previous formatter: %s\n", v, a, b);
+        }
+        fmt_pyrepr(a, sizeof a, v);
+        ref_fmt_pyrepr(b, sizeof b, v);
+        if (strcmp(a, b)) {
+            if (bad++ < 20)
+                fprintf(stderr, "fmt_pyrepr(%a): %s, previous formatter: %s\n", v, a, b);
+        }
+    }
+    free(sys);
+    printf("verify: %ld doubles, %ld mismatches\n", total, bad);
+    return bad ? 1 : 0;
+}
+
+/* --- whole requests, in process -------------------------------------------------------------- */
+
+static double time_app(app_request *req, long iters, int want_status)
+{
+    double runs[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now_s();
+        for (long i = 0; i < iters; i++) {
+            app_response resp = {0};
+            sb_init(&resp.body);
+            app_handle(&g_app, req, &resp);
+            if (resp.status != want_status)
+                die(req->path, resp.body.data ? resp.body.data : "(no body)");
+            g_sink += resp.body.len;
+            app_response_free(&resp);
+        }
+        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+    }
+    return median(runs, RUNS);
+}
+
+static void add_query(app_request *req, const char *k, const char *v)
+{
+    req->query[req->n_query].key = k;
+    req->query[req->n_query].value = v;
+    req->n_query++;
+}
+
+static const char *sweep_body(const char *fmt, int effs)
+{
+    static char body[512];
+    snprintf(body, sizeof body,
+             "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"precision\":"
+             "\"fp16\"},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":%d,\"step\":1}},"
+             "{\"input\":\"efficiency\",\"geomspace\":{\"start\":0.01,\"stop\":1,\"count\":%d}}],\"format\":\"%s\"}",
+             SW_B, effs, fmt);
+    return body;
+}
+
+static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
+{
+    app_request req = {.method = "POST", .path = "/sweep", .content_type = "application/json", .request_id = "bench"};
+    req.body = sweep_body(fmt, effs);
+    req.body_len = strlen(req.body);
+    app_response resp = {0};
+    sb_init(&resp.body);
+    double t0 = now_s();
+    app_handle(&g_app, &req, &resp);
+    if (resp.status != 200 || !resp.stream)
+        die("in-process sweep", resp.body.data ? resp.body.data : "no stream");
+    static char buf[65536];
+    size_t n, total = 0;
+    while ((n = sweep_stream_read(resp.stream, buf, sizeof buf)) > 0)
+        total += n;
+    double t = now_s() - t0;
+    app_response_free(&resp);
+    if (bytes_out)
+        *bytes_out = (double)total;
+    return (double)SW_B * effs / t;
+}
+
+int main(int argc, char **argv)
+{
+    long verify_n = -1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            g_quick = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            g_only = argv[++i];
+        else if (!strcmp(argv[i], "--verify") && i + 1 < argc)
+            verify_n = atol(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--only SUBSTRING] [--verify N]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (verify_n >= 0)
+        return verify(verify_n);
+
+    setup();
+    long k = g_quick ? 10 : 1;
+    const solver_desc *sn = solver_find("single_node"), *pl = solver_find("pipeline");
+    solver_inputs *in_sn =
+        parse_inputs(sn, "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,\"precision\":\"fp16\"}");
+    solver_inputs *in_pl = parse_inputs(pl, "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,"
+                                            "\"sample_size_bytes\":\"500 KB\",\"cpu_workers\":8}");
+    if (want("solve_single_node_ns"))
+        result("solve_single_node_ns", time_solve(sn, in_sn, 400000 / k), "ns");
+    if (want("solve_pipeline_ns"))
+        result("solve_pipeline_ns", time_solve(pl, in_pl, 200000 / k), "ns");
+    if (want("inputs_check_ns"))
+        result("inputs_check_ns", time_check(sn, in_sn, 400000 / k), "ns");
+
+    /* Values the sweep prints: the numeric cells of 4096 rows spread over the benchmark sweep. */
+    enum { NV = 4096 };
+    double *vals = malloc(sizeof *vals * NV * SOLVER_MAX_OUTPUTS), *rnd = malloc(sizeof *rnd * NV);
+    size_t nv = 0;
+    {
+        solver_outputs *out = calloc(1, sizeof *out);
+        row *r = malloc(sizeof *r);
+        for (long i = 0; i < NV && nv < NV; i++) {
+            solve_rows(sn, in_sn, out, r, (i * 7919) % (SW_B * SW_E), 1);
+            for (size_t o = 0; o < sn->n_outputs && nv < NV; o++)
+                if (sn->outputs[o].kind == OUT_NUMBER && !r->v[o].is_null)
+                    vals[nv++] = r->v[o].num;
+        }
+        free(r);
+        free(out);
+    }
+    for (size_t i = 0; i < NV; i++)
+        rnd[i] = random_double((int)i);
+    if (want("fmt_double_ns"))
+        result("fmt_double_ns", time_fmt(fmt_double, vals, nv, 2000000 / k), "ns");
+    if (want("fmt_double_ref_ns"))
+        result("fmt_double_ref_ns", time_fmt(ref_fmt_double, vals, nv, 100000 / k), "ns");
+    if (want("fmt_double_random_ns"))
+        result("fmt_double_random_ns", time_fmt(fmt_double, rnd, NV, 2000000 / k), "ns");
+    if (want("fmt_double_random_ref_ns"))
+        result("fmt_double_random_ref_ns", time_fmt(ref_fmt_double, rnd, NV, 100000 / k), "ns");
+    if (want("fmt_pyrepr_ns"))
+        result("fmt_pyrepr_ns", time_fmt(fmt_pyrepr, vals, nv, 2000000 / k), "ns");
+
+    /* Whole requests through app_handle (no sockets). */
+    {
+        app_request h = {.method = "GET", .path = "/healthz", .request_id = "bench"};
+        if (want("app_healthz_ns"))
+            result("app_healthz_ns", time_app(&h, 1000000 / k, 200), "ns");
+        app_request g = {.method = "GET", .path = "/solve/single_node", .request_id = "bench"};
+        add_query(&g, "model", "ResNet50");
+        add_query(&g, "hardware", "A100");
+        add_query(&g, "batch_size", "256");
+        add_query(&g, "precision", "fp16");
+        if (want("app_solve_get_ns"))
+            result("app_solve_get_ns", time_app(&g, 100000 / k, 200), "ns");
+        app_request p = {.method = "POST", .path = "/solve", .content_type = "application/json", .request_id = "bench"};
+        p.body = "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,"
+                 "\"precision\":\"fp16\"}}";
+        p.body_len = strlen(p.body);
+        if (want("app_solve_post_ns"))
+            result("app_solve_post_ns", time_app(&p, 100000 / k, 200), "ns");
+    }
+
+    /* The formatting bound and the in-process sweep, on the 1M-point benchmark sweep. */
+    long pts = (long)SW_B * SW_E / k;
+    double bpr;
+    if (want("fmtbound_csv_pps")) {
+        result("fmtbound_csv_pps", format_bound(sn, in_sn, pts, true, &bpr), "points/s");
+        result("fmtbound_csv_bytes_per_row", bpr, "B");
+    }
+    if (want("fmtbound_json_pps"))
+        result("fmtbound_json_pps", format_bound(sn, in_sn, pts, false, &bpr), "points/s");
+    int effs = g_quick ? 100 : SW_E;
+    double bytes;
+    if (want("inproc_sweep_csv_pps"))
+        result("inproc_sweep_csv_pps", inproc_sweep("csv", effs, &bytes), "points/s");
+    if (want("inproc_sweep_json_pps"))
+        result("inproc_sweep_json_pps", inproc_sweep("json", effs, &bytes), "points/s");
+
+    free(vals);
+    free(rnd);
+    free(in_sn);
+    free(in_pl);
+    app_free(&g_app);
+    catalog_free(g_cat);
+    return g_sink == 42 ? 1 : 0;
+}
