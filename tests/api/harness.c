@@ -190,8 +190,14 @@ int http_request(const daemon_t *d, const char *method, const char *path, const 
     CURL *c = curl_easy_init();
     if (!c)
         return -1;
-    char url[2048];
-    snprintf(url, sizeof url, "%s%s", d->base, path);
+    /* Heap-allocated: the bad-input catalogue sends request lines of 100 KB. */
+    size_t url_len = strlen(d->base) + strlen(path) + 1;
+    char *url = malloc(url_len);
+    if (!url) {
+        curl_easy_cleanup(c);
+        return -1;
+    }
+    snprintf(url, url_len, "%s%s", d->base, path);
     growbuf b = {0}, h = {0};
     struct curl_slist *hl = NULL;
     for (int i = 0; headers && headers[i]; i++)
@@ -222,6 +228,7 @@ int http_request(const daemon_t *d, const char *method, const char *path, const 
     }
     curl_slist_free_all(hl);
     curl_easy_cleanup(c);
+    free(url);
     r->body = b.data ? b.data : calloc(1, 1);
     r->len = b.len;
     r->headers = h.data ? h.data : calloc(1, 1);
@@ -317,3 +324,10 @@ char *read_file(const char *path, size_t *len)
 }
 
 bool close_enough(double got, double want) { return fabs(got - want) <= 1e-9 * fabs(want) + 1e-12; }
+
+/* In a sanitizer build (MLSYSD_SANITIZE) LeakSanitizer checks this runner
+ * too. Criterion's own runner leaks one 48-byte block when it runs long
+ * tests on parallel workers (--jobs 2); that is Criterion's, not ours.
+ * The daemons started by the tests are checked without this suppression. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void) { return "leak:libcriterion.so\n"; }
