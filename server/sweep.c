@@ -469,7 +469,8 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
  * with no default (transformation's batch_size, any solver's hardware): the
  * axis's first value stands in for them while parsing, and every point
  * overwrites it. Fixed inputs are bound-checked once here, so a bad one is
- * the request's error, not every row's. */
+ * the request's error, not every row's. An input both fixed and swept takes
+ * the axis's values. */
 static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
 {
     if (inputs && !json_is_object(inputs))
@@ -478,12 +479,17 @@ static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
     bool is_axis[SOLVER_MAX_INPUTS] = {false};
     for (int a = 0; a < st->n_axes; a++) {
         const char *name = st->axes[a].d->name;
-        if (json_object_get(base, name)) {
-            json_decref(base);
+        const json_t *fixed = json_object_get(base, name);
+        if (fixed) {
+            /* API.md's own example fixes hardware and sweeps it too: the axis wins, but
+             * the fixed value must still be valid (nothing a client sends is ignored unread). */
             char field[160];
             snprintf(field, sizeof field, "inputs.%s", name);
-            return api_fail(err, 400, "invalid-axis", field,
-                            "input '%s' is both fixed in inputs and swept by an axis: give it in one place", name);
+            input_value tmp;
+            if (input_parse(st->axes[a].d, fixed, st->ed, &tmp, field, err) != 0) {
+                json_decref(base);
+                return -1;
+            }
         }
         json_object_set(base, name, (json_t *)st->axes[a].first);
         is_axis[st->axes[a].input] = true;
