@@ -42,9 +42,21 @@ sanitizers() {
 }
 tutorial() { tests/docs/check_tutorial.sh build/mlsysd && DOC=docs/pipeline.md tests/docs/check_tutorial.sh build/mlsysd; }
 
+fuzz() {
+  CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMLSYSD_FUZZ=ON -DMLSYSD_TESTS=OFF \
+    -DCMAKE_C_COMPILER=clang >/dev/null &&
+    cmake --build build-fuzz -j"$jobs" >/dev/null &&
+    tests/fuzz/run.sh --seconds "${MLSYSD_FUZZ_SECONDS:-60}" --build build-fuzz
+}
+load() { tests/load/run.sh --short --binary build/mlsysd; }
+leak() { tests/leak/run.sh --binary build/mlsysd; }
+
 stage unit-api unit_and_api
 stage sanitizers sanitizers
 stage tutorial tutorial
+stage fuzz fuzz
+stage load load
+stage leak leak
 container() {
   if ! docker info >/dev/null 2>&1 && [ ! -x ../shared/tools/docker-offline.sh ]; then
     echo "container: no Docker engine here (install docker.io, or set MLSYSD_SKIP=container); not run"

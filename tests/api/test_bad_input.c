@@ -299,8 +299,9 @@ static const bad_case CASES[] = {
      G_NONE, 400, "format", false},
     {"sweep_empty_outputs", NULL, "/sweep", NULL, SWEEP_X("[{\"input\":\"batch_size\",\"values\":[1]}]", ",\"outputs\":[]"),
      G_NONE, 400, "outputs", false},
-    {"sweep_fixed_and_swept", NULL, "/sweep", NULL,
-     "{" SN ",\"inputs\":{" RN ",\"batch_size\":4},\"axes\":[{\"input\":\"batch_size\",\"values\":[1,2]}]}", G_NONE, 400, "inputs.batch_size", false},
+    /* an input both fixed and swept takes the axis values, but its fixed value is still checked */
+    {"sweep_fixed_invalid_and_swept", NULL, "/sweep", NULL,
+     "{" SN ",\"inputs\":{" RN ",\"batch_size\":\"four\"},\"axes\":[{\"input\":\"batch_size\",\"values\":[1,2]}]}", G_NONE, 400, "inputs.batch_size", false},
     {"sweep_get_empty_axis", "GET", SQ "&batch_size=,", NULL, NULL, G_NONE, 400, "inputs.batch_size", false},
     {"sweep_get_bad_value", "GET", SQ "&batch_size=1,x", NULL, NULL, G_NONE, 400, "inputs.batch_size", false},
     {"sweep_get_bad_format", "GET", SQ "&batch_size=1,2&format=xml", NULL, NULL, G_NONE, 400, "format", false},
