@@ -113,17 +113,30 @@ static bool valid_origin(const char *s, size_t n)
     return i == n;
 }
 
+bool origin_list_next(const char **cursor, const char **item, size_t *len)
+{
+    const char *p = *cursor;
+    while (*p == ' ' || *p == ',')
+        p++;
+    if (!*p)
+        return false;
+    size_t n = strcspn(p, ",");
+    size_t m = n;
+    while (m && p[m - 1] == ' ')
+        m--;
+    *item = p;
+    *len = m;
+    *cursor = p + n;
+    return true;
+}
+
 static int check_origins(const char *text, const char *src, char *msg, size_t msglen)
 {
     if (!strcmp(text, "*") || !*text)
         return 0;
-    for (const char *p = text; *p;) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        size_t n = strcspn(p, ",");
-        size_t m = n;
-        while (m && p[m - 1] == ' ')
-            m--;
+    const char *cursor = text, *p;
+    size_t m;
+    while (origin_list_next(&cursor, &p, &m)) {
         if (m == 1 && *p == '*') {
             snprintf(msg, msglen, "%s: * allows any origin and must be the whole value, got '%s'", src, text);
             return -1;
@@ -135,7 +148,6 @@ static int check_origins(const char *text, const char *src, char *msg, size_t ms
                      src, (int)(m > 200 ? 200 : m), p);
             return -1;
         }
-        p += n;
     }
     return 0;
 }

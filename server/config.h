@@ -30,6 +30,10 @@ typedef struct {
 
 typedef enum { CONFIG_RUN, CONFIG_EXIT_OK, CONFIG_EXIT_USAGE } config_result;
 
+/* Iterate a comma-separated origin list: each call yields the next item,
+ * trimmed of blanks (item points into the list, len bytes); false at the end. */
+bool origin_list_next(const char **cursor, const char **item, size_t *len);
+
 void config_defaults(config *c);
 /* Parse env then argv. On CONFIG_EXIT_USAGE, msg says which setting and why. */
 config_result config_parse(config *c, int argc, char **argv, char *msg, size_t msglen);

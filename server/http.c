@@ -145,19 +145,11 @@ static const char *allowed_origin(const config *cfg, const char *origin)
         return NULL;
     if (!strcmp(cfg->cors_origins, "*"))
         return "*";
-    size_t olen = strlen(origin);
-    const char *p = cfg->cors_origins;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        size_t n = strcspn(p, ",");
-        size_t m = n;
-        while (m && p[m - 1] == ' ')
-            m--;
+    size_t olen = strlen(origin), m;
+    const char *cursor = cfg->cors_origins, *p;
+    while (origin_list_next(&cursor, &p, &m))
         if (m == olen && !strncmp(p, origin, m))
             return origin;
-        p += n;
-    }
     return NULL;
 }
 
