@@ -3,14 +3,14 @@
  *   bench_core                 all timings below, one "RESULT key value unit" line each
  *   bench_core --quick         fewer iterations (a smoke run: checks it works, figures are noisy)
  *   bench_core --verify N      fmt_double / fmt_pyrepr against the previous printf+strtod
- *                              formatter (bench/numfmt_ref.c) on N random doubles; exit 1 on a mismatch
+ *                              formatter (fmt_double_reference) on N random doubles; exit 1 on a mismatch
  *
  * Timings (each the median of RUNS runs of many iterations):
  *   solve_single_node_ns   one single_node run() (ResNet50 / A100 / batch 256 / fp16), inputs parsed once
  *   solve_pipeline_ns      one pipeline run() (ResNet50 / A100 / batch 512 / 500 KB samples / 8 workers)
  *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
  *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
- *   fmt_double_ref_ns      the same values through the previous formatter (bench/numfmt_ref.c)
+ *   fmt_double_ref_ns      the same values through the reference search (fmt_double_reference)
  *   fmt_double_random_ns   fmt_double of random bit patterns (all exponents), and _ref_ of the same
  *   app_healthz_ns         app_handle() of GET /healthz: the routing floor, no sockets
  *   app_solve_get_ns       app_handle() of GET /solve/single_node?... (parse, solve, JSON response)
@@ -31,7 +31,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/numfmt_ref.h"
 #include "catalog/catalog.h"
 #include "core/numfmt.h"
 #include "core/roofline.h"
@@ -375,13 +374,13 @@ static int verify(long n)
         }
         total++;
         fmt_double(a, sizeof a, v);
-        ref_fmt_double(b, sizeof b, v);
+        fmt_double_reference(b, sizeof b, v);
         if (strcmp(a, b)) {
             if (bad++ < 20)
                 fprintf(stderr, "fmt_double(%a): %s, previous formatter: %s\n", v, a, b);
         }
         fmt_pyrepr(a, sizeof a, v);
-        ref_fmt_pyrepr(b, sizeof b, v);
+        fmt_pyrepr_reference(b, sizeof b, v);
         if (strcmp(a, b)) {
             if (bad++ < 20)
                 fprintf(stderr, "fmt_pyrepr(%a): %s, previous formatter: %s\n", v, a, b);
@@ -506,11 +505,11 @@ int main(int argc, char **argv)
     if (want("fmt_double_ns"))
         result("fmt_double_ns", time_fmt(fmt_double, vals, nv, 2000000 / k), "ns");
     if (want("fmt_double_ref_ns"))
-        result("fmt_double_ref_ns", time_fmt(ref_fmt_double, vals, nv, 100000 / k), "ns");
+        result("fmt_double_ref_ns", time_fmt(fmt_double_reference, vals, nv, 100000 / k), "ns");
     if (want("fmt_double_random_ns"))
         result("fmt_double_random_ns", time_fmt(fmt_double, rnd, NV, 2000000 / k), "ns");
     if (want("fmt_double_random_ref_ns"))
-        result("fmt_double_random_ref_ns", time_fmt(ref_fmt_double, rnd, NV, 100000 / k), "ns");
+        result("fmt_double_random_ref_ns", time_fmt(fmt_double_reference, rnd, NV, 100000 / k), "ns");
     if (want("fmt_pyrepr_ns"))
         result("fmt_pyrepr_ns", time_fmt(fmt_pyrepr, vals, nv, 2000000 / k), "ns");
 

@@ -484,14 +484,16 @@ static int layout(char *out, bool neg, const digits *g, bool sci, bool point_zer
     return (int)(o - out);
 }
 
-int fmt_double(char *buf, size_t n, double v)
+typedef void (*digits_fn)(double v, digits *out);
+
+static int format_double(char *buf, size_t n, double v, digits_fn shortest)
 {
     if (!isfinite(v))
         return put(buf, n, "null");
     if (v == 0)
         return put(buf, n, signbit(v) ? "-0" : "0");
     digits g;
-    shortest_digits(v, &g);
+    shortest(v, &g);
     /* Same layout as the first of %.15g/%.16g/%.17g that round-trips: for
      * normal doubles that prints exactly these digits; %g switches to an
      * exponent when exp10 < -4 or exp10 >= precision. Subnormals come out
@@ -505,7 +507,7 @@ int fmt_double(char *buf, size_t n, double v)
     return put(buf, n, tmp);
 }
 
-int fmt_pyrepr(char *buf, size_t n, double v)
+static int format_pyrepr(char *buf, size_t n, double v, digits_fn shortest)
 {
     if (isnan(v))
         return put(buf, n, "nan"); /* Python prints NaN unsigned */
@@ -514,7 +516,7 @@ int fmt_pyrepr(char *buf, size_t n, double v)
     if (v == 0)
         return put(buf, n, signbit(v) ? "-0.0" : "0.0");
     digits g;
-    shortest_digits(v, &g);
+    shortest(v, &g);
     /* float_repr_style 'short': repr switches to an exponent iff the decimal
      * exponent is < -4 or >= 16 (Objects/floatobject.c, format code 'r'). */
     bool sci = g.exp10 < -4 || g.exp10 >= 16;
@@ -524,3 +526,8 @@ int fmt_pyrepr(char *buf, size_t n, double v)
     layout(tmp, signbit(v), &g, sci, true);
     return put(buf, n, tmp);
 }
+
+int fmt_double(char *buf, size_t n, double v) { return format_double(buf, n, v, shortest_digits); }
+int fmt_pyrepr(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits); }
+int fmt_double_reference(char *buf, size_t n, double v) { return format_double(buf, n, v, shortest_digits_slow); }
+int fmt_pyrepr_reference(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits_slow); }

@@ -17,4 +17,10 @@
 int fmt_double(char *buf, size_t n, double v);
 int fmt_pyrepr(char *buf, size_t n, double v);
 
+/* The same output from the plain search (printf's %.{p}e candidates checked
+ * with strtod) that the fast exact path must agree with: for tests and the
+ * benchmark, not for serving. */
+int fmt_double_reference(char *buf, size_t n, double v);
+int fmt_pyrepr_reference(char *buf, size_t n, double v);
+
 #endif

@@ -306,3 +306,36 @@ Test(numfmt, locale_independent)
     cr_expect_str_eq(buf, "0.515");
     setlocale(LC_NUMERIC, "C");
 }
+
+/* The fast exact path must print what the plain search prints (the algorithm
+ * it replaced, kept as its fallback) for every kind of double: random bit
+ * patterns (all exponents, subnormals), powers of two and short decimals. */
+Test(numfmt, fast_path_agrees_with_the_reference_search)
+{
+    char a[40], b[40];
+    for (int i = 0; i < 200000; i++) {
+        uint64_t bits = rng();
+        double v;
+        memcpy(&v, &bits, sizeof v);
+        if (!isfinite(v))
+            continue;
+        fmt_double(a, sizeof a, v);
+        fmt_double_reference(b, sizeof b, v);
+        cr_assert_str_eq(a, b, "fmt_double of bits %016llx", (unsigned long long)bits);
+        fmt_pyrepr(a, sizeof a, v);
+        fmt_pyrepr_reference(b, sizeof b, v);
+        cr_assert_str_eq(a, b, "fmt_pyrepr of bits %016llx", (unsigned long long)bits);
+    }
+    for (int e = -1074; e <= 1023; e++) {
+        double v = ldexp(1.0, e);
+        fmt_double(a, sizeof a, v);
+        fmt_double_reference(b, sizeof b, v);
+        cr_assert_str_eq(a, b, "2^%d", e);
+    }
+    for (int k = -300; k <= 300; k++) {
+        double v = 7.24 * pow(10.0, k);
+        fmt_pyrepr(a, sizeof a, v);
+        fmt_pyrepr_reference(b, sizeof b, v);
+        cr_assert_str_eq(a, b, "7.24e%d", k);
+    }
+}
