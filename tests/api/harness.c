@@ -19,12 +19,6 @@
 
 extern char **environ;
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 /* The daemon logs {"msg":"listening",...,"port":N,...} once it is bound. */
 static int read_port(const char *log_path)
 {
@@ -40,28 +34,17 @@ static int read_port(const char *log_path)
     return port;
 }
 
-int daemon_start(daemon_t *d, const char *const *args, const char *const *env)
+pid_t spawn_mlsysd(const char *const *args, const char *const *env, const char *log_path)
 {
-    static int seq;
-    memset(d, 0, sizeof *d);
-    snprintf(d->log_path, sizeof d->log_path, "/tmp/mlsysd-test-%d-%d.log", (int)getpid(), seq++);
     const char *argv[64];
     int n = 0;
     argv[n++] = MLSYSD_BINARY;
-    argv[n++] = "--port";
-    argv[n++] = "0";
-    argv[n++] = "--host";
-    argv[n++] = "127.0.0.1";
-    argv[n++] = "--drain-delay";
-    argv[n++] = "0";
-    for (int i = 0; args && args[i] && n < 62; i++)
+    for (int i = 0; args && args[i] && n < 63; i++)
         argv[n++] = args[i];
     argv[n] = NULL;
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
-        int fd = open(d->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) {
             dup2(fd, STDOUT_FILENO);
             dup2(fd, STDERR_FILENO);
@@ -72,6 +55,42 @@ int daemon_start(daemon_t *d, const char *const *args, const char *const *env)
         execv(MLSYSD_BINARY, (char *const *)argv);
         _exit(127);
     }
+    return pid;
+}
+
+double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+void sleep_s(double s)
+{
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+int daemon_start(daemon_t *d, const char *const *args, const char *const *env)
+{
+    static int seq;
+    memset(d, 0, sizeof *d);
+    snprintf(d->log_path, sizeof d->log_path, "/tmp/mlsysd-test-%d-%d.log", (int)getpid(), seq++);
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = "--port";
+    argv[n++] = "0";
+    argv[n++] = "--host";
+    argv[n++] = "127.0.0.1";
+    argv[n++] = "--drain-delay";
+    argv[n++] = "0";
+    for (int i = 0; args && args[i] && n < 62; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    pid_t pid = spawn_mlsysd(argv, env, d->log_path);
+    if (pid < 0)
+        return -1;
     d->pid = pid;
     for (int i = 0; i < 500; i++) { /* up to 10 s (sanitizer builds start slower) */
         int status;
@@ -89,7 +108,7 @@ int daemon_start(daemon_t *d, const char *const *args, const char *const *env)
             }
             http_free(&r);
         }
-        sleep_ms(20);
+        sleep_s(0.02);
     }
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
@@ -109,7 +128,7 @@ int daemon_stop(daemon_t *d)
             d->pid = 0;
             return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
         }
-        sleep_ms(20);
+        sleep_s(0.02);
     }
     kill(d->pid, SIGKILL);
     waitpid(d->pid, NULL, 0);

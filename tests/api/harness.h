@@ -23,6 +23,15 @@ typedef struct {
  * extra environment "K=V" strings (NULL-terminated, may be NULL); wait until
  * /healthz answers. Returns 0 or -1. */
 int daemon_start(daemon_t *d, const char *const *args, const char *const *env);
+/* Run build/mlsysd with args (NULL-terminated, after the program name) and
+ * env ("K=V", NULL-terminated), stdout + stderr into log_path; no waiting.
+ * For settings daemon_start cannot express (a fixed port, bad flags). */
+pid_t spawn_mlsysd(const char *const *args, const char *const *env, const char *log_path);
+
+/* Monotonic seconds, and a sleep that resumes after signals. */
+double now_s(void);
+void sleep_s(double s);
+
 /* SIGTERM and wait; returns the exit status (or -1 if killed by a signal / timeout). */
 int daemon_stop(daemon_t *d);
 

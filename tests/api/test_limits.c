@@ -19,19 +19,6 @@
 
 #include "harness.h"
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
 /* The test's own daemon. A failed cr_assert ends the test early: .fini
  * (cleanup) still stops the daemon so that none is left running. */
 static daemon_t *g_running;

@@ -35,20 +35,6 @@ static bool contains_ci(const char *hay, const char *needle)
     return false;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void sleep_s(double s)
-{
-    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
-
 static int free_port(void)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -62,31 +48,6 @@ static int free_port(void)
     return port;
 }
 
-/* Run the binary with argv/env, stdout+stderr into log_path; for settings
- * the harness cannot express (a fixed port, no "listening" line at warn). */
-static pid_t spawn(const char *const *args, const char *const *env, const char *log_path)
-{
-    const char *argv[40];
-    int n = 0;
-    argv[n++] = MLSYSD_BINARY;
-    for (int i = 0; args && args[i] && n < 38; i++)
-        argv[n++] = args[i];
-    argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-            close(fd);
-        }
-        for (int i = 0; env && env[i]; i++)
-            putenv((char *)env[i]);
-        execv(MLSYSD_BINARY, (char *const *)argv);
-        _exit(127);
-    }
-    return pid;
-}
 
 /* Exit status of pid within timeout seconds; -1 if it had to be killed. */
 static int wait_exit(pid_t pid, double timeout)
@@ -346,7 +307,7 @@ Test(ops, log_level_warn_suppresses_request_lines)
     snprintf(port, sizeof port, "%d", free_port());
     static const char *const env[] = {"MLSYSD_LOG_LEVEL=warn", NULL};
     const char *args[] = {"--host", "127.0.0.1", "--port", port, "--drain-delay", "0", NULL};
-    pid_t pid = spawn(args, env, log);
+    pid_t pid = spawn_mlsysd(args, env, log);
     daemon_t d = {.pid = pid, .port = atoi(port)};
     snprintf(d.base, sizeof d.base, "http://127.0.0.1:%s", port);
     snprintf(url, sizeof url, "%s", d.base);
@@ -805,7 +766,7 @@ static int run_to_exit(const char *const *args, const char *const *env, char **o
     char tag[32];
     snprintf(tag, sizeof tag, "cfg%d", seq++);
     log_name(log, sizeof log, tag);
-    pid_t pid = spawn(args, env, log);
+    pid_t pid = spawn_mlsysd(args, env, log);
     int rc = wait_exit(pid, 10);
     *output = read_file(log, NULL);
     unlink(log);
