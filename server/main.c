@@ -2,6 +2,7 @@
 #include <arpa/inet.h>
 #include <stdbool.h>
 #include <errno.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -112,6 +113,10 @@ int main(int argc, char **argv)
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* A fixed mmap threshold: glibc otherwise raises it after large frees, so big
+     * response buffers then come from the heap and fragment it, and a daemon's idle
+     * memory drifts with its traffic history. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     metrics_init();
     catalog *cat = NULL;
     if (catalog_load(&cat, cfg.catalog_dir[0] ? cfg.catalog_dir : NULL, msg, sizeof msg) != 0) {

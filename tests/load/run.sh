@@ -27,7 +27,7 @@ conns=256
 threads=2
 while [ $# -gt 0 ]; do
   case "$1" in
-    --short) duration=8; burst=2 ;;
+    --short) duration=8; burst=3 ;;
     --binary) binary=$2; shift ;;
     --duration) duration=$2; shift ;;
     --connections) conns=$2; shift ;;
