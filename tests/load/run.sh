@@ -6,7 +6,7 @@
 #   tests/load/run.sh [--short] [--binary PATH] [--duration S] [--connections N]
 #
 # Phases: warm-up (3 bursts), the run (one continuous wrk run: 30 s, --short
-# 8 s), cool-down (3 bursts). Bursts last 3 s (--short 2 s) with a pause after
+# 8 s), cool-down (3 bursts). Bursts last 3 s with a pause after
 # each, in which the daemon, with nothing in flight, returns the memory the
 # burst freed (server/http.c); RSS is read then. A leak raises that idle RSS
 # however much the allocator fragments, and fragmentation only adds upward
