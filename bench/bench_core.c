@@ -16,7 +16,7 @@
  *   app_solve_get_ns       app_handle() of GET /solve/single_node?... (parse, solve, JSON response)
  *   app_solve_post_ns      app_handle() of POST /solve with the same inputs as JSON
  *   fmtbound_csv_pps       the formatting bound: rows per second that the sweep's CSV row writer
- *                          (the same strbuf calls: sb_number = fmt_double, csv_string, ...) formats
+ *                          (the same strbuf calls: sb_number = fmt_double, sb_csv_field, ...) formats
  *                          for the rows of the 1M-point benchmark sweep, with the rows solved
  *                          beforehand and no HTTP; fmtbound_json_pps the same for JSON rows
  *   inproc_sweep_csv_pps   a 1M-point CSV sweep through app_handle + sweep_stream_read (solve +
@@ -182,21 +182,6 @@ static void solve_rows(const solver_desc *s, solver_inputs *in, solver_outputs *
     }
 }
 
-static void csv_field(strbuf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        sb_puts(b, s);
-        return;
-    }
-    sb_putc(b, '"');
-    for (const char *c = s; *c; c++) {
-        if (*c == '"')
-            sb_putc(b, '"');
-        sb_putc(b, *c);
-    }
-    sb_putc(b, '"');
-}
-
 /* The CSV and JSON row writers of server/sweep.c (write_row / put_output), for a solved row. */
 static void put_row(strbuf *b, const solver_desc *s, const row *r, bool csv, bool first)
 {
@@ -217,7 +202,7 @@ static void put_row(strbuf *b, const solver_desc *s, const row *r, bool csv, boo
         switch (d->kind) {
         case OUT_STRING:
             if (csv)
-                csv_field(b, v->str);
+                sb_csv_field(b, v->str);
             else
                 sb_json_string(b, v->str);
             break;

@@ -153,6 +153,21 @@ void sb_json_string(strbuf *b, const char *s)
     sb_putc(b, '"');
 }
 
+void sb_csv_field(strbuf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        sb_puts(b, s);
+        return;
+    }
+    sb_putc(b, '"');
+    for (const char *c = s; *c; c++) {
+        if (*c == '"')
+            sb_putc(b, '"');
+        sb_putc(b, *c);
+    }
+    sb_putc(b, '"');
+}
+
 char *sb_detach(strbuf *b, size_t *len)
 {
     if (!b->data)

@@ -22,6 +22,8 @@ void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2,
 void sb_number(strbuf *b, double v);
 /* A JSON string literal with escapes (input must be UTF-8; invalid bytes become U+FFFD). */
 void sb_json_string(strbuf *b, const char *s);
+/* A CSV field per RFC 4180: quoted (quotes doubled) when it has a comma, quote or line break. */
+void sb_csv_field(strbuf *b, const char *s);
 /* Take ownership of the data (NUL-terminated); b is reset. */
 char *sb_detach(strbuf *b, size_t *len);
 

@@ -702,21 +702,6 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
     }
 }
 
-/* RFC 4180: quote fields with a comma, quote or line break. */
-static void csv_string(strbuf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        sb_puts(b, s);
-        return;
-    }
-    sb_putc(b, '"');
-    for (const char *c = s; *c; c++) {
-        if (*c == '"')
-            sb_putc(b, '"');
-        sb_putc(b, *c);
-    }
-    sb_putc(b, '"');
-}
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
 static void put_axis_value(sweep_stream *st, int a, size_t k, bool csv)
@@ -741,7 +726,7 @@ static void put_axis_value(sweep_stream *st, int a, size_t k, bool csv)
     default: break;
     }
     if (csv)
-        csv_string(b, s);
+        sb_csv_field(b, s);
     else
         sb_json_string(b, s);
 }
@@ -759,7 +744,7 @@ static void put_output(sweep_stream *st, int k, bool csv)
     switch (d->kind) {
     case OUT_STRING:
         if (csv)
-            csv_string(b, v->str ? v->str : "");
+            sb_csv_field(b, v->str ? v->str : "");
         else
             sb_json_string(b, v->str);
         break;
@@ -966,7 +951,7 @@ static void write_row(sweep_stream *st, unsigned long long p)
         sb_puts(b, "\"error\":");
     if (error) {
         if (csv)
-            csv_string(b, error);
+            sb_csv_field(b, error);
         else
             sb_json_string(b, error);
     } else if (!csv) {
@@ -1043,7 +1028,7 @@ static void write_trailer(sweep_stream *st)
         if (st->fmt == FMT_CSV) {
             for (int i = 0; i < st->n_axes + st->n_out; i++)
                 sb_putc(b, ',');
-            csv_string(b, msg);
+            sb_csv_field(b, msg);
             sb_puts(b, "\r\n");
         } else {
             sb_puts(b, "{\"error\":");
