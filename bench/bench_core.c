@@ -31,6 +31,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
+
 #include "catalog/catalog.h"
 #include "core/numfmt.h"
 #include "core/roofline.h"
@@ -47,18 +49,6 @@ static volatile size_t g_sink;
 
 static int want(const char *key) { return !g_only || strstr(key, g_only) != NULL; }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static double median(double *v, int n)
 {
