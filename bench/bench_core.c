@@ -172,7 +172,7 @@ static void solve_rows(const solver_desc *s, solver_inputs *in, solver_outputs *
     }
 }
 
-/* The CSV and JSON row writers of server/sweep.c (write_row / put_output), for a solved row. */
+/* The row layout of server/sweep.c (write_row), with its cell writer row_output_value, for a solved row. */
 static void put_row(strbuf *b, const solver_desc *s, const row *r, bool csv, bool first)
 {
     if (!csv)
@@ -181,25 +181,8 @@ static void put_row(strbuf *b, const solver_desc *s, const row *r, bool csv, boo
     sb_putc(b, ',');
     sb_number(b, r->eff);
     for (size_t k = 0; k < s->n_outputs; k++) {
-        const output_desc *d = &s->outputs[k];
-        const output_value *v = &r->v[k];
         sb_putc(b, ',');
-        if (v->is_null || ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !isfinite(v->num))) {
-            if (!csv)
-                sb_puts(b, "null");
-            continue;
-        }
-        switch (d->kind) {
-        case OUT_STRING:
-            if (csv)
-                sb_csv_field(b, v->str);
-            else
-                sb_json_string(b, v->str);
-            break;
-        case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
-        case OUT_INTEGER:
-        case OUT_NUMBER: sb_number(b, v->num); break;
-        }
+        row_output_value(b, &s->outputs[k], &r->v[k], csv);
     }
     sb_putc(b, ',');
     if (!csv)

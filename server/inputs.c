@@ -467,6 +467,26 @@ json_t *inputs_resolved(const solver_desc *s, const solver_inputs *in)
     return o;
 }
 
+void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bool csv)
+{
+    if (v->is_null || ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !isfinite(v->num))) {
+        if (!csv)
+            sb_puts(b, "null");
+        return;
+    }
+    switch (d->kind) {
+    case OUT_STRING:
+        if (csv)
+            sb_csv_field(b, v->str ? v->str : "");
+        else
+            sb_json_string(b, v->str ? v->str : "");
+        break;
+    case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+    case OUT_INTEGER:
+    case OUT_NUMBER: sb_number(b, v->num); break;
+    }
+}
+
 json_t *output_to_json(const output_desc *d, const output_value *v)
 {
     if (v->is_null)

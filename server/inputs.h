@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "core/solver.h"
+#include "server/strbuf.h"
 
 typedef struct {
     int status;              /* 400, 404, 413, ... */
@@ -49,6 +50,10 @@ json_t *input_from_text(const input_desc *d, const char *text);
 json_t *inputs_echo(const solver_desc *s, const solver_inputs *in);
 /* The catalog numbers the solver used for hardware/model inputs. */
 json_t *inputs_resolved(const solver_desc *s, const solver_inputs *in);
+
+/* One output value as a sweep row cell: JSON text, or an RFC 4180 CSV field
+ * (null and non-finite values: `null` in JSON, an empty field in CSV). */
+void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bool csv);
 
 /* One output value as JSON (null for is_null or non-finite). */
 json_t *output_to_json(const output_desc *d, const output_value *v);

@@ -733,25 +733,8 @@ static void put_axis_value(sweep_stream *st, int a, size_t k, bool csv)
 
 static void put_output(sweep_stream *st, int k, bool csv)
 {
-    const output_desc *d = &st->s->outputs[st->out_cols[k]];
-    const output_value *v = &st->out->v[st->out_cols[k]];
-    strbuf *b = &st->buf;
-    if (v->is_null || ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !isfinite(v->num))) {
-        if (!csv)
-            sb_puts(b, "null");
-        return;
-    }
-    switch (d->kind) {
-    case OUT_STRING:
-        if (csv)
-            sb_csv_field(b, v->str ? v->str : "");
-        else
-            sb_json_string(b, v->str);
-        break;
-    case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
-    case OUT_INTEGER:
-    case OUT_NUMBER: sb_number(b, v->num); break;
-    }
+    int col = st->out_cols[k];
+    row_output_value(&st->buf, &st->s->outputs[col], &st->out->v[col], csv);
 }
 
 static void put_output_name(sweep_stream *st, int k)
