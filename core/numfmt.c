@@ -301,21 +301,29 @@ static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
 
 /* Whole numbers below 2^53: the interval around v is at most one unit wide, so
  * no other number of as few digits is in it: the digits are the integer's. */
+/* u in decimal into buf (at least 21 bytes), NUL-terminated; returns the digit count. */
+static int u64_decimal(uint64_t u, char *buf)
+{
+    char rev[20];
+    int n = 0;
+    do {
+        rev[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    for (int k = 0; k < n; k++)
+        buf[k] = rev[n - 1 - k];
+    buf[n] = '\0';
+    return n;
+}
+
 static bool small_integer(double v, digits *out)
 {
     double a = fabs(v);
     if (!(a < 9007199254740992.0) || a != (double)(uint64_t)a)
         return false;
-    uint64_t u = (uint64_t)a;
     char tmp[24];
-    int n = 0;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    for (int k = 0; k < n; k++)
-        out->d[k] = tmp[n - 1 - k];
-    out->d[n] = '\0';
+    int n = u64_decimal((uint64_t)a, tmp); /* < 2^53: at most 16 digits */
+    memcpy(out->d, tmp, (size_t)n + 1);
     out->nd = n;
     out->exp10 = n - 1;
     strip_zeros(out);
@@ -401,16 +409,10 @@ static bool fast_shortest(double v, digits *out)
         last = 4; /* exactly half way: round to even */
     uint64_t d = vr + ((vr == vm && !vm_in) || last >= 5);
     char tmp[24];
-    int nd = 0;
-    do {
-        tmp[nd++] = (char)('0' + d % 10);
-        d /= 10;
-    } while (d);
+    int nd = u64_decimal(d, tmp);
     if (nd > MAX_DIGITS)
         return false;
-    for (int k = 0; k < nd; k++)
-        out->d[k] = tmp[nd - 1 - k];
-    out->d[nd] = '\0';
+    memcpy(out->d, tmp, (size_t)nd + 1);
     out->nd = nd;
     out->exp10 = e10 + removed + nd - 1;
     strip_zeros(out);
