@@ -29,7 +29,7 @@ static const input_desc INPUTS[I_N] = {
     [I_RATE] = {.name = "workload_data_rate", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s",
                 .check = CHECK_NONNEGATIVE,
                 .description = "Rate at which the workload consumes data (\"17.672 GB/s\", \"1 TB / h\")"},
-    [I_HARDWARE] = {.name = "hardware", .kind = IN_HARDWARE,
+    [I_HARDWARE] = {.name = "hardware", .kind = IN_REF, .refs = REC_BIT(REC_HARDWARE),
                     .description = "Node whose storage / host interconnect supplies the data"},
 };
 
@@ -48,8 +48,8 @@ static int run_data(const solver_inputs *in, solver_outputs *out, solver_error *
     (void)err;
     double supply;
     const char *path;
-    data_supply_path(in->v[I_HARDWARE].hw, &supply, &path);
-    double demand_gbs = in->v[I_RATE].num / 1e9;
+    data_supply_path(in_hw(in, I_HARDWARE), &supply, &path);
+    double demand_gbs = in_num(in, I_RATE) / 1e9;
     double supply_gbs = supply / 1e9;
     double util = supply_gbs > 0 ? demand_gbs / supply_gbs : INFINITY;
     out_bool(out, O_STALLED, util > 1.0);
@@ -57,7 +57,7 @@ static int run_data(const solver_inputs *in, solver_outputs *out, solver_error *
         out_null(out, O_UTIL);
         solver_warn(out, "utilization is infinite: hardware '%s' has no storage or interconnect bandwidth "
                          "(no supply path), reported as null",
-                    in->v[I_HARDWARE].hw->name);
+                    in_hw(in, I_HARDWARE)->name);
     } else {
         out_num(out, O_UTIL, util);
     }

@@ -101,30 +101,40 @@ static double workers_needed(double bytes, double t_acc, double per_worker)
     return n;
 }
 
-static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_error *err)
+/* CPU capacity is given one way: a rate, or workers at a per-worker rate. */
+static int check_cpu_capacity(const solver_inputs *in, solver_error *err)
 {
-    const input_value *cpu_in = &in->v[I_CPU], *workers_in = &in->v[I_WORKERS];
-    if (cpu_in->present && workers_in->present)
+    if (in_has(in, I_CPU) && in_has(in, I_WORKERS))
         return solver_fail(err, "cpu_throughput",
                            "give CPU capacity one way: cpu_throughput or cpu_workers (x per_worker_throughput), "
                            "not both");
-    if (!cpu_in->present && !workers_in->present)
+    if (!in_has(in, I_CPU) && !in_has(in, I_WORKERS))
         return solver_fail(err, "cpu_throughput",
                            "CPU capacity is required: give cpu_throughput (e.g. \"2 GB/s\") or cpu_workers "
                            "(e.g. 8, at per_worker_throughput each)");
+    return 0;
+}
 
+static const char *const CPU_CAPACITY_INPUTS[] = {"cpu_throughput", "cpu_workers", NULL};
+static const input_constraint CONSTRAINTS[] = {
+    {.rule = "exactly one of cpu_throughput, cpu_workers", .inputs = CPU_CAPACITY_INPUTS,
+     .check = check_cpu_capacity},
+};
+
+static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
     roofline_result acc;
     if (roofline_solve(in, &acc, out, err) != 0)
         return -1;
-    const hw_node *hw = in->v[RL_HARDWARE].hw;
-    double per_worker = in->v[I_PER_WORKER].num;
-    double cpu = cpu_in->present ? cpu_in->num : workers_in->num * per_worker;
-    double bytes = in->v[RL_BATCH_SIZE].num * in->v[I_SAMPLE].num;
+    const hw_node *hw = in_hw(in, RL_HARDWARE);
+    double per_worker = in_num(in, I_PER_WORKER);
+    double cpu = in_has(in, I_CPU) ? in_num(in, I_CPU) : in_num(in, I_WORKERS) * per_worker;
+    double bytes = in_num(in, RL_BATCH_SIZE) * in_num(in, I_SAMPLE);
 
     double supply;
     const char *path;
-    if (in->v[I_STORAGE].present) {
-        supply = in->v[I_STORAGE].num;
+    if (in_has(in, I_STORAGE)) {
+        supply = in_num(in, I_STORAGE);
         path = "Override";
     } else {
         data_supply_path(hw, &supply, &path);
@@ -157,7 +167,7 @@ static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_err
     out_num(out, O_STEP, step * 1e3);
     out_str(out, O_BINDING, binding);
     out_num(out, O_ACC_UTIL, t_acc / step);
-    out_num(out, O_THROUGHPUT, in->v[RL_BATCH_SIZE].num / step);
+    out_num(out, O_THROUGHPUT, in_num(in, RL_BATCH_SIZE) / step);
     out_num(out, O_SLOWDOWN, step / t_acc);
     out_num(out, O_DEMAND, demand / 1e9);
     out_num(out, O_SUPPLY, supply / 1e9);
@@ -196,6 +206,8 @@ const solver_desc SOLVER_PIPELINE = {
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .constraints = CONSTRAINTS,
+    .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_pipeline,
 };
 

@@ -20,10 +20,10 @@
 #define BOTTLENECK_EPS_MS 1e-15           /* physics/performance.py calc_bottleneck */
 
 const input_desc ROOFLINE_INPUTS[RL_N_INPUTS] = {
-    [RL_MODEL] = {.name = "model", .kind = IN_MODEL,
+    [RL_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                   .description = "Workload: a catalog id (ResNet50, Llama3_70B, Models.Vision.ResNet50) or an "
                                  "inline object ({\"base\": \"ResNet50\", \"inference_flops\": \"4.1 GFLOP\"})"},
-    [RL_HARDWARE] = {.name = "hardware", .kind = IN_HARDWARE,
+    [RL_HARDWARE] = {.name = "hardware", .kind = IN_REF, .refs = REC_BIT(REC_HARDWARE),
                      .description = "Accelerator node: a catalog id (A100, H100, ESP32_S3) or an inline object"},
     [RL_BATCH_SIZE] = {.name = "batch_size", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
                        .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e12,
@@ -76,16 +76,16 @@ static void precision_fallback_warning(const hw_node *hw, const char *key, solve
 
 int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *msgs, solver_error *err)
 {
-    const model_t *model = in->v[RL_MODEL].model;
-    const hw_node *hw = in->v[RL_HARDWARE].hw;
-    const double batch = in->v[RL_BATCH_SIZE].num;
-    const int prec = in->v[RL_PRECISION].enum_index;
+    const model_t *model = in_model(in, RL_MODEL);
+    const hw_node *hw = in_hw(in, RL_HARDWARE);
+    const double batch = in_num(in, RL_BATCH_SIZE);
+    const int prec = in_enum(in, RL_PRECISION);
     const char *prec_key = PRECISION_KEYS[prec];
     const double bpe = precision_bytes(prec);
-    const double efficiency = in->v[RL_EFFICIENCY].num;
-    const bool training = in->v[RL_IS_TRAINING].num != 0;
-    const bool recompute = in->v[RL_ACTIVATION_RECOMPUTATION].num != 0;
-    const bool lora = in->v[RL_IS_LORA].num != 0;
+    const double efficiency = in_num(in, RL_EFFICIENCY);
+    const bool training = in_bool(in, RL_IS_TRAINING);
+    const bool recompute = in_bool(in, RL_ACTIVATION_RECOMPUTATION);
+    const bool lora = in_bool(in, RL_IS_LORA);
     memset(r, 0, sizeof *r);
 
     /* 1. Peak rate for this precision, falling back to the default peak. */
@@ -109,9 +109,9 @@ int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *
         ops *= recompute ? 4.0 : 3.0;
         if (workload_has_training_memory(model)) {
             training_memory_params p = {
-                .batch_size = batch, .seq_len = in->v[RL_SEQ_LEN].num, .bytes_per_element = bpe,
+                .batch_size = batch, .seq_len = in_num(in, RL_SEQ_LEN), .bytes_per_element = bpe,
                 .adam = true, .strategy = recompute ? ACT_SELECTIVE : ACT_NONE,
-                .zero_stage = (int)in->v[RL_ZERO_STAGE].num, .dp_size = in->v[RL_DP_SIZE].num,
+                .zero_stage = in_int(in, RL_ZERO_STAGE), .dp_size = in_num(in, RL_DP_SIZE),
                 .is_lora = lora, .lora_rank = 16};
             if (workload_training_memory(model, &p, &footprint, err) != 0)
                 return -1;

@@ -185,3 +185,11 @@ void out_null(solver_outputs *o, int idx)
     o->v[idx].num = 0;
     o->v[idx].str = NULL;
 }
+
+int solver_check_constraints(const solver_desc *s, const solver_inputs *in, solver_error *err)
+{
+    for (size_t i = 0; i < s->n_constraints; i++)
+        if (s->constraints[i].check(in, err) != 0)
+            return -1;
+    return 0;
+}

@@ -6,13 +6,22 @@
  * validation, defaults, /solvers, /sweep, OpenAPI checks) is written once in
  * the server against these tables; it knows no solver by name.
  *
- * Core code never sees JSON: hardware and model inputs arrive resolved. */
+ * Core code never sees JSON: catalog references (hardware, models, fleets,
+ * grids, ...) arrive resolved to records (core/model.h, core/fleet.h).
+ * run() reads its inputs through the in_*() accessors below, never through
+ * input_value's members, so the representation can change under it.
+ *
+ * Outputs are flat slots. A record output (best_config {tp, pp, dp}) is a
+ * group of slots whose names share a dotted prefix ("best_config.tp"); the
+ * server writes them as a nested object in JSON and as dotted columns in
+ * CSV, and /solvers and the contract describe the nesting. */
 #ifndef MLSYSD_SOLVER_H
 #define MLSYSD_SOLVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/fleet.h"
 #include "core/model.h"
 #include "core/units.h"
 
@@ -27,8 +36,10 @@ typedef enum {
     IN_BOOLEAN,
     IN_ENUM,      /* one of enum_values, case-insensitive (precision)      */
     IN_QUANTITY,  /* a number in `unit`, or a string with its own unit     */
-    IN_HARDWARE,  /* a catalog id or an inline object                      */
-    IN_MODEL
+    IN_REF,       /* a catalog record of one of the kinds in `refs`: an id,
+                     or an inline object ({"base": id, field: value...} or
+                     a whole custom entry). A fleet is a REC_CLUSTER ref.  */
+    IN_LIST       /* a JSON array of catalog ids of the kinds in `refs`    */
 } input_kind;
 
 /* How a bound is checked, and which mlsysim message it gives
@@ -65,7 +76,17 @@ typedef struct {
     double int_max;
     /* IN_ENUM: NULL-terminated list of canonical values. */
     const char *const *enum_values;
+    /* IN_REF, IN_LIST: REC_BIT() mask of the record kinds accepted; an id
+     * is looked up in each kind, in record_kind order. */
+    unsigned refs;
+    /* May be JSON null by design (mlsysim's None): present, in_is_null(). */
+    bool nullable;
+    /* IN_LIST: an id of no accepted kind is kept as a NULL item (the solver
+     * skips it, as upstream does) instead of being a 404. */
+    bool list_skip_unknown;
 } input_desc;
+
+
 
 typedef enum { OUT_NUMBER, OUT_INTEGER, OUT_BOOLEAN, OUT_STRING } output_kind;
 
@@ -80,20 +101,49 @@ typedef struct {
 
 /* One input value, after the generic layer parsed it. */
 typedef struct {
-    bool present;       /* given by the client or filled from the default */
-    bool defaulted;
-    bool num_was_int;   /* the client wrote an integer literal (for messages) */
-    double num;         /* IN_NUMBER, IN_QUANTITY (SI), IN_INTEGER, IN_BOOLEAN (0/1) */
-    int enum_index;     /* IN_ENUM: index into enum_values */
-    const hw_node *hw;  /* IN_HARDWARE (points into catalog or into `hw_store`) */
-    const model_t *model;
-    hw_node hw_store;   /* inline hardware lives here */
-    model_t model_store;
-} input_value;
+    const void *ref;    /* the record (catalog-owned, or owned by the request) */
+    const char *name;   /* the id as the client wrote it */
+} input_item;
 
 typedef struct {
+    bool present;       /* given by the client or filled from the default */
+    bool defaulted;
+    bool is_null;       /* nullable input given as null (or null by default) */
+    bool num_was_int;   /* the client wrote an integer literal (for messages) */
+    unsigned char ref_kind; /* IN_REF: the record_kind `ref` points to */
+    int enum_index;     /* IN_ENUM: index into enum_values */
+    double num;         /* IN_NUMBER, IN_QUANTITY (SI), IN_INTEGER, IN_BOOLEAN (0/1) */
+    const void *ref;    /* IN_REF: the record (catalog-owned or request-owned) */
+    const input_item *items; /* IN_LIST */
+    int n_items;
+} input_value;
+
+/* Inputs are compact: records are referred to, never embedded. Records of
+ * inline objects and list items are owned by `owned`, which the server
+ * allocates and frees (server/inputs.h); core code never touches it. */
+typedef struct {
     input_value v[SOLVER_MAX_INPUTS];
+    struct input_store *owned;
 } solver_inputs;
+
+/* Accessors for run(). */
+static inline double in_num(const solver_inputs *in, int i) { return in->v[i].num; }
+static inline int in_int(const solver_inputs *in, int i) { return (int)in->v[i].num; }
+static inline bool in_bool(const solver_inputs *in, int i) { return in->v[i].num != 0; }
+static inline int in_enum(const solver_inputs *in, int i) { return in->v[i].enum_index; }
+/* Given (or defaulted) and not null. */
+static inline bool in_has(const solver_inputs *in, int i) { return in->v[i].present && !in->v[i].is_null; }
+static inline bool in_is_null(const solver_inputs *in, int i) { return in->v[i].is_null; }
+static inline record_kind in_ref_kind(const solver_inputs *in, int i) { return (record_kind)in->v[i].ref_kind; }
+static inline const void *in_ref(const solver_inputs *in, int i) { return in_has(in, i) ? in->v[i].ref : NULL; }
+static inline const hw_node *in_hw(const solver_inputs *in, int i) { return (const hw_node *)in_ref(in, i); }
+static inline const model_t *in_model(const solver_inputs *in, int i) { return (const model_t *)in_ref(in, i); }
+static inline const fleet_t *in_fleet(const solver_inputs *in, int i) { return (const fleet_t *)in_ref(in, i); }
+static inline const fabric_t *in_fabric(const solver_inputs *in, int i) { return (const fabric_t *)in_ref(in, i); }
+static inline int in_list_len(const solver_inputs *in, int i) { return in_has(in, i) ? in->v[i].n_items : 0; }
+/* Item j of a list: its record (NULL for a skipped unknown id) and name. */
+static inline const void *in_list_ref(const solver_inputs *in, int i, int j) { return in->v[i].items[j].ref; }
+static inline const char *in_list_name(const solver_inputs *in, int i, int j) { return in->v[i].items[j].name; }
 
 typedef struct {
     bool is_null;       /* reported as null (by design, or non-finite) */
@@ -109,11 +159,21 @@ typedef struct {
     char trace[SOLVER_MAX_MESSAGES][SOLVER_MESSAGE_LEN];
 } solver_outputs;
 
-typedef struct {
+typedef struct solver_error {
     int status;             /* 400 (bad input), 422 never used; 0 = no error */
     char field[64];         /* input name, "" if none */
     char detail[SOLVER_MESSAGE_LEN];
 } solver_error;
+
+/* A rule between inputs (cached_prefix_len < seq_len; tp x pp x ep divides
+ * the fleet), stated in the descriptor so /solvers shows it and every sweep
+ * point is checked before run(). check() runs after the bound checks, on
+ * present inputs; it returns 0, or -1 with mlsysim's message in err. */
+typedef struct {
+    const char *rule;               /* human form: "cached_prefix_len < seq_len" */
+    const char *const *inputs;      /* NULL-terminated names of the inputs it reads */
+    int (*check)(const solver_inputs *in, solver_error *err);
+} input_constraint;
 
 typedef struct solver_desc {
     const char *name;               /* snake_case: "single_node" */
@@ -124,6 +184,8 @@ typedef struct solver_desc {
     size_t n_inputs;
     const output_desc *outputs;
     size_t n_outputs;
+    const input_constraint *constraints;
+    size_t n_constraints;
     /* Compute. Inputs are present (defaults filled) and passed the generic
      * checks. Returns 0, or -1 with err filled (status 400). */
     int (*run)(const solver_inputs *in, solver_outputs *out, solver_error *err);
@@ -141,6 +203,8 @@ int solver_output_index(const solver_desc *s, const char *name);
 /* Generic bound check of one input (its `check`); 0 or -1 with err filled
  * with mlsysim's message. */
 int solver_check_input(const solver_desc *s, size_t i, const input_value *v, solver_error *err);
+/* The descriptor's constraints, in order; 0 or -1 with the first failure. */
+int solver_check_constraints(const solver_desc *s, const solver_inputs *in, solver_error *err);
 
 /* Helpers for run() implementations. */
 void solver_warn(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -28,13 +28,13 @@ static const output_desc OUTPUTS[O_N] = {
 
 static int run_transformation(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
-    double cpu = in->v[I_CPU].num;
+    double cpu = in_num(in, I_CPU);
     if (cpu == 0)
         return solver_fail(err, "cpu_throughput",
                            "cpu_throughput must be positive, got 0 GB/s (mlsysim divides by it: "
                            "ZeroDivisionError: float division by zero)");
-    double t_tr = in->v[I_BATCH].num * in->v[I_SAMPLE].num / cpu * 1e3;
-    double t_acc = in->v[I_STEP].num * 1e3;
+    double t_tr = in_num(in, I_BATCH) * in_num(in, I_SAMPLE) / cpu * 1e3;
+    double t_acc = in_num(in, I_STEP) * 1e3;
     double t_step = fmax(t_tr, t_acc);
     out_num(out, O_TRANSFORM, t_tr);
     out_num(out, O_STEP, t_acc);
