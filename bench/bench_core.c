@@ -401,7 +401,7 @@ static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
         die("in-process sweep", resp.body.data ? resp.body.data : "no stream");
     static char buf[65536];
     size_t n, total = 0;
-    while ((n = sweep_stream_read(resp.stream, buf, sizeof buf)) > 0)
+    while ((n = sweep_stream_read(resp.stream, buf, sizeof buf)) > 0 && n != SWEEP_STREAM_FAILED)
         total += n;
     double t = now_s() - t0;
     app_response_free(&resp);

@@ -58,6 +58,18 @@ int solver_output_index(const solver_desc *s, const char *name)
     return -1;
 }
 
+size_t output_record_len(const output_desc *d)
+{
+    const char *dot = strchr(d->name, '.');
+    return dot ? (size_t)(dot - d->name) : 0;
+}
+
+const char *output_member_name(const output_desc *d)
+{
+    const char *dot = strchr(d->name, '.');
+    return dot ? dot + 1 : d->name;
+}
+
 /* A value as mlsysim's f-string would print it: ints as ints, floats as
  * Python repr; quantities in the input's declared unit. */
 static void format_value(const input_desc *d, const input_value *v, char *buf, size_t n)

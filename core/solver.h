@@ -99,6 +99,12 @@ typedef struct {
     bool nullable;             /* may be null by design (e.g. offload fields)  */
 } output_desc;
 
+/* A record output's members share a dotted prefix: "best_config.tp".
+ * output_record_len() is the prefix's length (0 for a plain output);
+ * output_member_name() is the name within the record ("tp"). */
+size_t output_record_len(const output_desc *d);
+const char *output_member_name(const output_desc *d);
+
 /* One input value, after the generic layer parsed it. */
 typedef struct {
     const void *ref;    /* the record (catalog-owned, or owned by the request) */

@@ -478,7 +478,8 @@ static bool utf8_ok(const char *s)
 }
 
 
-/* inputs_echo() + json_write(), without the tree. */
+/* The inputs as used: numbers in each input's declared unit, records by
+ * key (input_ref_key), lists as arrays of the ids given, null where null. */
 static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
 {
     sb_putc(b, '{');
@@ -488,16 +489,18 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
         const input_value *v = &in->v[i];
         if (!v->present)
             continue;
-        const char *key = d->kind == IN_HARDWARE ? (v->hw ? v->hw->key : "")
-                          : d->kind == IN_MODEL  ? (v->model ? v->model->key : "")
-                                                 : NULL;
+        const char *key = d->kind == IN_REF && !v->is_null ? input_ref_key(v) : NULL;
         if (key && !utf8_ok(key))
-            continue; /* json_string() refused it, and the key was left out */
+            continue; /* not valid JSON text: left out */
         if (!first)
             sb_putc(b, ',');
         first = false;
         sb_json_string(b, d->name);
         sb_putc(b, ':');
+        if (v->is_null) {
+            sb_puts(b, "null");
+            continue;
+        }
         switch (d->kind) {
         case IN_NUMBER: put_num(b, v->num, v->num_was_int); break;
         case IN_INTEGER: put_num(b, v->num, true); break;
@@ -509,8 +512,16 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
             put_num(b, shown, false);
             break;
         }
-        case IN_HARDWARE:
-        case IN_MODEL: sb_json_string(b, key); break;
+        case IN_REF: sb_json_string(b, key); break;
+        case IN_LIST:
+            sb_putc(b, '[');
+            for (int k = 0; k < v->n_items; k++) {
+                if (k)
+                    sb_putc(b, ',');
+                sb_json_string(b, utf8_ok(v->items[k].name) ? v->items[k].name : "");
+            }
+            sb_putc(b, ']');
+            break;
         }
     }
     sb_putc(b, '}');
@@ -560,7 +571,7 @@ static void prebuild_fragments(struct app_prebuilt *pb)
         bool ok = keys && f->key_len;
         for (size_t k = 0; ok && k < s->n_outputs; k++) {
             sb_init(&b);
-            sb_json_string(&b, s->outputs[k].name);
+            sb_json_string(&b, output_member_name(&s->outputs[k]));
             sb_putc(&b, ':');
             ok = !b.oom;
             keys[k] = ok ? sb_detach(&b, &f->key_len[k]) : NULL;
@@ -598,15 +609,28 @@ static void write_solve(app *a, app_response *resp, const solver_desc *s, const 
     write_echo(b, s, in);
     sb_puts(b, ",\"result\":{");
     const prebuilt_solver *ps = solver_frag(a, s);
+    const output_desc *open = NULL; /* the first member of the record being written */
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];
         const output_value *v = &out->v[i];
+        size_t plen = output_record_len(d);
+        bool same = open && plen == output_record_len(open) && !memcmp(open->name, d->name, plen);
+        if (open && !same) {
+            sb_putc(b, '}');
+            open = NULL;
+        }
         if (i)
             sb_putc(b, ',');
+        if (plen && !open) {
+            sb_putc(b, '"');
+            sb_append(b, d->name, plen);
+            sb_puts(b, "\":{");
+            open = d;
+        }
         if (ps) {
             sb_append(b, ps->keys[i], ps->key_len[i]);
         } else {
-            sb_json_string(b, d->name);
+            sb_json_string(b, output_member_name(d));
             sb_putc(b, ':');
         }
         if (v->is_null) {
@@ -620,6 +644,8 @@ static void write_solve(app *a, app_response *resp, const solver_desc *s, const 
         case OUT_NUMBER: put_num(b, v->num, false); break;
         }
     }
+    if (open)
+        sb_putc(b, '}');
     sb_puts(b, "},\"units\":");
     if (ps)
         sb_append(b, ps->units, ps->units_len);
@@ -641,18 +667,16 @@ static void write_solve(app *a, app_response *resp, const solver_desc *s, const 
     first = true;
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_value *v = &in->v[i];
-        bool hw = s->inputs[i].kind == IN_HARDWARE && v->hw, model = s->inputs[i].kind == IN_MODEL && v->model;
-        if (!v->present || !(hw || model))
+        bool hw = s->inputs[i].kind == IN_REF && v->ref_kind == REC_HARDWARE && v->ref,
+             model = s->inputs[i].kind == IN_REF && v->ref_kind == REC_MODEL && v->ref;
+        if (!v->present || v->is_null || !(hw || model))
             continue;
         if (!first)
             sb_putc(b, ',');
         first = false;
         sb_json_string(b, s->inputs[i].name);
         sb_putc(b, ':');
-        if (hw)
-            put_summary(a, b, v->hw, render_hw);
-        else
-            put_summary(a, b, v->model, render_model);
+        put_summary(a, b, v->ref, hw ? render_hw : render_model);
     }
     sb_puts(b, "},\"trace\":[");
     first = true;
@@ -685,9 +709,9 @@ static void solve_and_reply(app *a, app_response *resp, const app_request *req, 
                             const catalog_edition *ed, const json_t *inputs)
 {
     api_error err;
-    /* Per-thread scratch instead of calloc + free per request: a solver_inputs is
-     * ~50 KB (inline entries live in it), and allocating and zeroing it cost more
-     * than the solve. inputs_from_json() initialises every input it returns. */
+    /* Per-thread scratch instead of calloc + free per request: allocating and
+     * zeroing cost more than the solve. inputs_from_json() initialises every
+     * input it returns. */
     static _Thread_local solver_inputs tl_in;
     static _Thread_local solver_outputs tl_out;
     solver_inputs *in = &tl_in;
@@ -712,6 +736,7 @@ static void solve_and_reply(app *a, app_response *resp, const app_request *req, 
             write_solve(a, resp, s, ed, in, out);
         }
     }
+    inputs_release(in);
 }
 
 static const solver_desc *find_solver(app_response *resp, const app_request *req, const char *name,
@@ -766,8 +791,19 @@ static void handle_solve_post(app *a, const app_request *req, app_response *resp
     json_decref(body);
 }
 
-/* Query string -> an "inputs" object. Dotted names build inline entries:
- * model=ResNet50&model.inference_flops=4.1%20GFLOP. */
+/* A member of an inline record from a query string: what the text reads as
+ * in JSON (64, 2.5, true, null), else the string ("4.1 GFLOP", "DGX_H100"). */
+static json_t *member_from_text(const char *v)
+{
+    json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+    if (j && (json_is_number(j) || json_is_boolean(j) || json_is_null(j)))
+        return j;
+    json_decref(j);
+    return json_string(v);
+}
+
+/* Query string -> an "inputs" object. Dotted names build inline records:
+ * model=ResNet50&model.inference_flops=4.1%20GFLOP, fleet.node=DGX_H100&fleet.count=64. */
 int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
                     api_error *err);
 int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
@@ -806,9 +842,11 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
         const input_desc *d = &s->inputs[idx];
         json_t *cur = json_object_get(o, name);
         if (dot) {
-            if (d->kind != IN_MODEL && d->kind != IN_HARDWARE) {
+            if (d->kind != IN_REF) {
                 json_decref(o);
-                return api_fail(err, 400, "unknown-input", field, "'%.100s': only model and hardware take dotted fields", k);
+                return api_fail(err, 400, "unknown-input", field,
+                                "'%.100s': only catalog record inputs (model, hardware, fleet, ...) take dotted fields",
+                                k);
             }
             if (!cur) {
                 cur = json_object();
@@ -822,7 +860,7 @@ int query_to_inputs(const solver_desc *s, const app_request *req, const char *co
                 json_decref(o);
                 return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
             }
-            json_object_set_new(cur, dot + 1, json_string(v));
+            json_object_set_new(cur, dot + 1, member_from_text(v));
         } else {
             if (cur && json_is_object(cur) && !json_object_get(cur, "base")) {
                 json_object_set_new(cur, "base", json_string(v));

@@ -71,7 +71,10 @@ void app_problem(app_response *resp, const app_request *req, const api_error *e)
 
 /* Streaming sweeps (sweep.c). */
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp);
-/* Next bytes of the body into buf; returns 0 at the end. */
+/* Next bytes of the body into buf; returns 0 at the end, or
+ * SWEEP_STREAM_FAILED when the body cannot be completed (out of memory): the
+ * transfer must then end as an error, not as a complete body. */
+#define SWEEP_STREAM_FAILED ((size_t)-1)
 size_t sweep_stream_read(sweep_stream *s, char *buf, size_t max);
 void sweep_stream_free(sweep_stream *s);
 

@@ -176,6 +176,8 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
     (void)pos;
     stream_wrap *w = cls;
     size_t n = sweep_stream_read(w->s, buf, max);
+    if (n == SWEEP_STREAM_FAILED)
+        return MHD_CONTENT_READER_END_WITH_ERROR; /* no final chunk: the client sees a broken transfer */
     if (n == 0)
         return MHD_CONTENT_READER_END_OF_STREAM;
     if (w->ctx)

@@ -86,37 +86,175 @@ static int parse_enum(const input_desc *d, const json_t *j, input_value *v, cons
                     shown, d->name, list);
 }
 
-static int parse_id(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
-                    const char *field, api_error *err)
+/* --- the store of request-owned records ----------------------------------------------- */
+
+struct input_store {
+    struct input_store *next;
+    max_align_t data[];
+};
+
+void *input_store_alloc(input_store **store, size_t n)
 {
-    bool hw = d->kind == IN_HARDWARE;
-    const char *what = hw ? "hardware" : "model";
-    if (json_is_string(j)) {
-        const char *id = json_string_value(j);
-        long idx = hw ? edition_find_hardware(ed, id) : edition_find_model(ed, id);
-        if (idx >= 0) {
-            if (hw)
-                v->hw = edition_hardware_at(ed, (size_t)idx);
-            else
-                v->model = edition_model_at(ed, (size_t)idx);
-            return 0;
-        }
-        const char *near[3];
-        int n = edition_suggest(ed, hw ? CAT_HARDWARE : CAT_MODEL, id, near, 3);
-        char sugg[200] = "";
-        size_t used = 0;
-        for (int i = 0; i < n && used < sizeof sugg; i++)
-            used += (size_t)snprintf(sugg + used, sizeof sugg - used, "%s%s", i ? ", " : "", near[i]);
-        char shown[80];
-        snprintf(shown, sizeof shown, "%.64s", id);
-        return api_fail(err, 404, "unknown-id", field, "unknown %s '%s' in catalog '%s'%s%s%s (GET /catalog/%s lists them)",
-                        what, shown, edition_name(ed), n ? "; did you mean " : "", sugg, n ? "?" : "",
-                        hw ? "hardware" : "models");
+    input_store *blk = malloc(sizeof *blk + n);
+    if (!blk)
+        return NULL;
+    blk->next = *store;
+    *store = blk;
+    return memset(blk->data, 0, n);
+}
+
+void input_store_free(input_store **store)
+{
+    for (input_store *b = *store, *next; b; b = next) {
+        next = b->next;
+        free(b);
     }
+    *store = NULL;
+}
+
+void inputs_release(solver_inputs *in) { input_store_free(&in->owned); }
+
+const char *input_ref_key(const input_value *v)
+{
+    const rec_ident *r = v->ref;
+    return !r ? "" : r->key[0] ? r->key : "custom";
+}
+
+/* --- catalog references ------------------------------------------------------------------ */
+
+/* What the catalog can do for each record kind. */
+static long ref_find(const catalog_edition *ed, record_kind k, const char *id)
+{
+    switch (k) {
+    case REC_HARDWARE: return edition_find_hardware(ed, id);
+    case REC_MODEL: return edition_find_model(ed, id);
+    default: return -1;
+    }
+}
+
+static const void *ref_at(const catalog_edition *ed, record_kind k, size_t i)
+{
+    return k == REC_HARDWARE ? (const void *)edition_hardware_at(ed, i) : (const void *)edition_model_at(ed, i);
+}
+
+static int ref_suggest(const catalog_edition *ed, record_kind k, const char *id, const char **out, int max)
+{
+    if (k != REC_HARDWARE && k != REC_MODEL)
+        return 0;
+    return edition_suggest(ed, k == REC_HARDWARE ? CAT_HARDWARE : CAT_MODEL, id, out, max);
+}
+
+static size_t ref_size(record_kind k)
+{
+    static const size_t size[REC_N_KINDS] = {
+        [REC_HARDWARE] = sizeof(hw_node), [REC_MODEL] = sizeof(model_t), [REC_NODE] = sizeof(node_t),
+        [REC_FABRIC] = sizeof(fabric_t), [REC_CLUSTER] = sizeof(fleet_t), [REC_GRID] = sizeof(grid_t),
+        [REC_COOLING] = sizeof(cooling_t), [REC_DATACENTER] = sizeof(datacenter_t), [REC_RACK] = sizeof(rack_t),
+        [REC_DATASET] = sizeof(dataset_t),
+    };
+    return size[k];
+}
+
+static int ref_resolve(const catalog_edition *ed, record_kind k, const json_t *obj, void *out, char *field,
+                       size_t fieldlen, char *err, size_t errlen)
+{
+    switch (k) {
+    case REC_HARDWARE: return edition_resolve_hardware(ed, obj, out, field, fieldlen, err, errlen);
+    case REC_MODEL: return edition_resolve_model(ed, obj, out, field, fieldlen, err, errlen);
+    default:
+        snprintf(field, fieldlen, "%s", "");
+        snprintf(err, errlen, "inline records of this kind are not supported yet");
+        return 400;
+    }
+}
+
+/* Names of record kinds, as /catalog spells them. */
+static const char *const KIND_SINGULAR[REC_N_KINDS] = {
+    "hardware", "model", "node", "fabric", "cluster", "grid", "cooling profile", "datacenter", "rack", "dataset"};
+static const char *const KIND_PLURAL[REC_N_KINDS] = {"hardware", "models",      "nodes",       "fabrics", "clusters",
+                                                     "grids",    "cooling",     "datacenters", "racks",   "datasets"};
+static const char *const KIND_EXAMPLE[REC_N_KINDS] = {"A100",   "ResNet50", "DGX_H100",       "InfiniBand_NDR",
+                                                      "Research_256", "Quebec", "LiquidCooled", "France_Nuclear",
+                                                      "Traditional",  "ImageNet"};
+
+/* "grid or datacenter" */
+static void kinds_text(unsigned refs, const char *const *names, const char *sep, char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < REC_N_KINDS && used < n; k++)
+        if (refs & REC_BIT(k))
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? sep : "", names[k]);
+}
+
+static int first_kind(unsigned refs)
+{
+    for (int k = 0; k < REC_N_KINDS; k++)
+        if (refs & REC_BIT(k))
+            return k;
+    return 0;
+}
+
+/* An id of one of the accepted kinds (record_kind order); -1 if none. */
+static int find_ref(const catalog_edition *ed, unsigned refs, const char *id, const void **rec)
+{
+    for (int k = 0; k < REC_N_KINDS; k++) {
+        if (!(refs & REC_BIT(k)))
+            continue;
+        long idx = ref_find(ed, (record_kind)k, id);
+        if (idx >= 0) {
+            *rec = ref_at(ed, (record_kind)k, (size_t)idx);
+            return k;
+        }
+    }
+    return -1;
+}
+
+static int unknown_ref(const catalog_edition *ed, unsigned refs, const char *id, const char *field, api_error *err)
+{
+    const char *near[3];
+    int n = 0;
+    for (int k = 0; k < REC_N_KINDS && n == 0; k++)
+        if (refs & REC_BIT(k))
+            n = ref_suggest(ed, (record_kind)k, id, near, 3);
+    char sugg[200] = "", what[120], lists[160];
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof sugg; i++)
+        used += (size_t)snprintf(sugg + used, sizeof sugg - used, "%s%s", i ? ", " : "", near[i]);
+    kinds_text(refs, KIND_SINGULAR, " or ", what, sizeof what);
+    char plural[120];
+    kinds_text(refs, KIND_PLURAL, ", /catalog/", plural, sizeof plural);
+    snprintf(lists, sizeof lists, "GET /catalog/%s", plural);
+    char shown[80];
+    snprintf(shown, sizeof shown, "%.64s", id);
+    return api_fail(err, 404, "unknown-id", field, "unknown %s '%s' in catalog '%s'%s%s%s (%s list%s them)", what,
+                    shown, edition_name(ed), n ? "; did you mean " : "", sugg, n ? "?" : "", lists,
+                    strchr(plural, ',') ? "" : "s");
+}
+
+static int parse_ref(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
+                     input_store **store, const char *field, api_error *err)
+{
+    if (json_is_string(j)) {
+        int k = find_ref(ed, d->refs, json_string_value(j), &v->ref);
+        if (k < 0)
+            return unknown_ref(ed, d->refs, json_string_value(j), field, err);
+        v->ref_kind = (unsigned char)k;
+        return 0;
+    }
+    int k0 = first_kind(d->refs);
     if (json_is_object(j)) {
+        /* An override takes the kind of its base; a custom entry the first kind accepted. */
+        const void *base_rec;
+        const json_t *base = json_object_get(j, "base");
+        int k = json_is_string(base) ? find_ref(ed, d->refs, json_string_value(base), &base_rec) : -1;
+        if (k < 0)
+            k = k0;
+        void *rec = input_store_alloc(store, ref_size((record_kind)k));
+        if (!rec)
+            return api_fail(err, 503, "overloaded", field, "out of memory");
         char sub[96] = "", msg[400] = "";
-        int st = hw ? edition_resolve_hardware(ed, j, &v->hw_store, sub, sizeof sub, msg, sizeof msg)
-                    : edition_resolve_model(ed, j, &v->model_store, sub, sizeof sub, msg, sizeof msg);
+        int st = ref_resolve(ed, (record_kind)k, j, rec, sub, sizeof sub, msg, sizeof msg);
         if (st != 0) {
             char path[200];
             if (sub[0])
@@ -125,22 +263,62 @@ static int parse_id(const input_desc *d, const json_t *j, const catalog_edition 
                 snprintf(path, sizeof path, "%s", field);
             return api_fail(err, st == 404 ? 404 : 400, st == 404 ? "unknown-id" : "invalid-input", path, "%s", msg);
         }
-        if (hw)
-            v->hw = &v->hw_store;
-        else
-            v->model = &v->model_store;
+        v->ref = rec;
+        v->ref_kind = (unsigned char)k;
         return 0;
     }
+    char what[120];
+    kinds_text(d->refs, KIND_SINGULAR, " or ", what, sizeof what);
     return api_fail(err, 400, "invalid-input", field,
-                    "%s must be a catalog id (e.g. \"%s\") or an object ({\"base\": \"%s\", ...}), got %s", d->name,
-                    hw ? "A100" : "ResNet50", hw ? "A100" : "ResNet50", json_type_name(j));
+                    "%s must be a %s id (e.g. \"%s\") or an object ({\"base\": \"%s\", ...}), got %s", d->name, what,
+                    KIND_EXAMPLE[k0], KIND_EXAMPLE[k0], json_type_name(j));
 }
 
-int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v, const char *field,
-                api_error *err)
+static int parse_list(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
+                      input_store **store, const char *field, api_error *err)
+{
+    char what[120];
+    kinds_text(d->refs, KIND_SINGULAR, " or ", what, sizeof what);
+    if (!json_is_array(j))
+        return api_fail(err, 400, "invalid-input", field, "%s must be an array of %s ids (e.g. [\"%s\"]), got %s",
+                        d->name, what, KIND_EXAMPLE[first_kind(d->refs)], json_type_name(j));
+    size_t n = json_array_size(j);
+    input_item *items = input_store_alloc(store, n ? n * sizeof *items : 1);
+    if (!items)
+        return api_fail(err, 503, "overloaded", field, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(j, i);
+        char path[160];
+        snprintf(path, sizeof path, "%s[%zu]", field, i);
+        if (!json_is_string(e))
+            return api_fail(err, 400, "invalid-input", path, "%s[%zu] must be a %s id, got %s", d->name, i, what,
+                            json_type_name(e));
+        const char *id = json_string_value(e);
+        size_t len = strlen(id);
+        char *name = input_store_alloc(store, len + 1);
+        if (!name)
+            return api_fail(err, 503, "overloaded", field, "out of memory");
+        items[i].name = memcpy(name, id, len + 1);
+        if (find_ref(ed, d->refs, id, &items[i].ref) < 0) {
+            items[i].ref = NULL;
+            if (!d->list_skip_unknown)
+                return unknown_ref(ed, d->refs, id, path, err);
+        }
+    }
+    v->items = items;
+    v->n_items = (int)n;
+    return 0;
+}
+
+int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
+                input_store **store, const char *field, api_error *err)
 {
     memset(v, 0, sizeof *v);
     v->present = true;
+    if (json_is_null(j) && d->nullable) {
+        v->is_null = true;
+        return 0;
+    }
     switch (d->kind) {
     case IN_NUMBER:
         if (!json_is_number(j))
@@ -204,9 +382,10 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
             return api_fail(err, 400, "invalid-input", field, "%s: %s", d->name, msg);
         return 0;
     }
-    case IN_HARDWARE:
-    case IN_MODEL:
-        return parse_id(d, j, ed, v, field, err);
+    case IN_REF:
+        return parse_ref(d, j, ed, v, store, field, err);
+    case IN_LIST:
+        return parse_list(d, j, ed, v, store, field, err);
     }
     return api_fail(err, 400, "invalid-input", field, "unsupported input kind");
 }
@@ -214,8 +393,11 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
 void input_default(const input_desc *d, input_value *v)
 {
     memset(v, 0, sizeof *v);
-    if (!d->has_default)
+    if (!d->has_default) {
+        /* a nullable input's default is None */
+        v->present = v->defaulted = v->is_null = d->nullable;
         return;
+    }
     v->present = true;
     v->defaulted = true;
     v->num = d->def_num;
@@ -236,6 +418,12 @@ int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err)
             snprintf(field, sizeof field, "inputs.%s", s->inputs[i].name);
             return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
         }
+    }
+    solver_error se = {0};
+    if (solver_check_constraints(s, in, &se) != 0) {
+        char field[96];
+        snprintf(field, sizeof field, "%s%s", se.field[0] ? "inputs." : "inputs", se.field);
+        return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
     }
     return 0;
 }
@@ -259,6 +447,7 @@ int inputs_from_json(const solver_desc *s, const json_t *obj, const catalog_edit
 int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
                  api_error *err)
 {
+    in->owned = NULL;
     if (obj && !json_is_object(obj))
         return api_fail(err, 400, "invalid-input", "inputs", "inputs must be an object, got %s", json_type_name(obj));
     const char *key;
@@ -286,12 +475,12 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
         memcpy(field, "inputs.", 7);
         memcpy(field + 7, d->name, nl);
         field[7 + nl] = '\0';
-        if (j && !json_is_null(j)) {
-            if (input_parse(d, j, ed, &in->v[i], field, err) != 0)
+        if (j && (!json_is_null(j) || d->nullable)) {
+            if (input_parse(d, j, ed, &in->v[i], &in->owned, field, err) != 0)
                 return -1;
         } else {
             input_default(d, &in->v[i]);
-            if (!d->has_default && !d->optional && d->kind != IN_BOOLEAN) {
+            if (!d->has_default && !d->optional && !d->nullable && d->kind != IN_BOOLEAN) {
                 char ex[120] = "";
                 if (d->kind == IN_QUANTITY)
                     dim_describe(*d->dim, ex, sizeof ex);
@@ -306,7 +495,19 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
 json_t *input_from_text(const input_desc *d, const char *text)
 {
     char *end;
+    if (d->nullable && !strcmp(text, "null"))
+        return json_null();
     switch (d->kind) {
+    case IN_LIST: {
+        /* a list input in a query string: its items, comma-separated */
+        json_t *arr = json_array();
+        for (const char *p = text; *p;) {
+            size_t len = strcspn(p, ",");
+            json_array_append_new(arr, json_stringn(p, len));
+            p += len + (p[len] == ',');
+        }
+        return arr;
+    }
     case IN_INTEGER: {
         errno = 0;
         long long x = strtoll(text, &end, 10);
@@ -412,61 +613,6 @@ json_t *model_summary(const model_t *m)
     return o;
 }
 
-json_t *inputs_echo(const solver_desc *s, const solver_inputs *in)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; i < s->n_inputs; i++) {
-        const input_desc *d = &s->inputs[i];
-        const input_value *v = &in->v[i];
-        if (!v->present)
-            continue;
-        json_t *j = NULL;
-        switch (d->kind) {
-        case IN_NUMBER:
-            j = num_json(v->num, v->num_was_int);
-            break;
-        case IN_INTEGER:
-            j = num_json(v->num, true);
-            break;
-        case IN_BOOLEAN:
-            j = json_boolean(v->num != 0);
-            break;
-        case IN_ENUM:
-            j = json_string(d->enum_values[v->enum_index]);
-            break;
-        case IN_QUANTITY: {
-            double shown = v->num;
-            units_to(v->num, d->unit, *d->dim, &shown);
-            j = num_json(shown, false);
-            break;
-        }
-        case IN_HARDWARE:
-            j = json_string(v->hw ? v->hw->key : "");
-            break;
-        case IN_MODEL:
-            j = json_string(v->model ? v->model->key : "");
-            break;
-        }
-        json_object_set_new(o, d->name, j);
-    }
-    return o;
-}
-
-json_t *inputs_resolved(const solver_desc *s, const solver_inputs *in)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; i < s->n_inputs; i++) {
-        const input_value *v = &in->v[i];
-        if (!v->present)
-            continue;
-        if (s->inputs[i].kind == IN_HARDWARE && v->hw)
-            json_object_set_new(o, s->inputs[i].name, hardware_summary(v->hw));
-        else if (s->inputs[i].kind == IN_MODEL && v->model)
-            json_object_set_new(o, s->inputs[i].name, model_summary(v->model));
-    }
-    return o;
-}
-
 void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bool csv)
 {
     if (v->is_null || ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !isfinite(v->num))) {
@@ -487,33 +633,21 @@ void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bo
     }
 }
 
-json_t *output_to_json(const output_desc *d, const output_value *v)
+/* An input's type as /solvers names it: a record input by its kind. */
+static const char *kind_name(const input_desc *d)
 {
-    if (v->is_null)
-        return json_null();
+    static const char *const RECORD_TYPE[REC_N_KINDS] = {
+        "hardware", "model", "node", "fabric", "fleet", "grid", "cooling", "datacenter", "rack", "dataset"};
+    if (d->kind == IN_REF && d->refs && !(d->refs & (d->refs - 1)))
+        return RECORD_TYPE[first_kind(d->refs)];
     switch (d->kind) {
-    case OUT_STRING:
-        return json_string(v->str ? v->str : "");
-    case OUT_BOOLEAN:
-        return json_boolean(v->num != 0);
-    case OUT_INTEGER:
-        return num_json(v->num, true);
-    case OUT_NUMBER:
-        return num_json(v->num, false);
-    }
-    return json_null();
-}
-
-static const char *kind_name(input_kind k)
-{
-    switch (k) {
     case IN_NUMBER: return "number";
     case IN_INTEGER: return "integer";
     case IN_BOOLEAN: return "boolean";
     case IN_ENUM: return "enum";
     case IN_QUANTITY: return "quantity";
-    case IN_HARDWARE: return "hardware";
-    case IN_MODEL: return "model";
+    case IN_REF: return "record";
+    case IN_LIST: return "list";
     }
     return "?";
 }
@@ -553,13 +687,13 @@ json_t *solver_describe(const solver_desc *s)
         const input_desc *d = &s->inputs[i];
         json_t *j = json_object();
         json_object_set_new(j, "name", json_string(d->name));
-        json_object_set_new(j, "type", json_string(kind_name(d->kind)));
+        json_object_set_new(j, "type", json_string(kind_name(d)));
         if (d->kind == IN_QUANTITY) {
             char buf[64];
             json_object_set_new(j, "unit", json_string(d->unit));
             json_object_set_new(j, "dimension", json_string(dim_format(*d->dim, buf, sizeof buf)));
         }
-        json_object_set_new(j, "required", json_boolean(!d->has_default && !d->optional && d->kind != IN_BOOLEAN));
+        json_object_set_new(j, "required", json_boolean(!d->has_default && !d->optional && !d->nullable && d->kind != IN_BOOLEAN));
         if (d->has_default) {
             if (d->kind == IN_ENUM)
                 json_object_set_new(j, "default", json_string(d->def_str));
@@ -587,6 +721,15 @@ json_t *solver_describe(const solver_desc *s)
         }
         if (d->kind == IN_INTEGER)
             json_object_set_new(j, "maximum_magnitude", num_json(d->int_max > 0 ? d->int_max : MAX_SAFE_INTEGER, true));
+        if (d->kind == IN_REF || d->kind == IN_LIST) {
+            json_t *kinds = json_array();
+            for (int k = 0; k < REC_N_KINDS; k++)
+                if (d->refs & REC_BIT(k))
+                    json_array_append_new(kinds, json_string(KIND_PLURAL[k]));
+            json_object_set_new(j, "catalog_kinds", kinds);
+        }
+        if (d->nullable)
+            json_object_set_new(j, "nullable", json_true());
         if (d->kind == IN_ENUM) {
             json_t *vals = json_array();
             for (int k = 0; d->enum_values[k]; k++)
@@ -597,6 +740,14 @@ json_t *solver_describe(const solver_desc *s)
         json_array_append_new(ins, j);
     }
     json_object_set_new(o, "inputs", ins);
+    json_t *rules = json_array();
+    for (size_t i = 0; i < s->n_constraints; i++) {
+        json_t *names = json_array();
+        for (const char *const *n = s->constraints[i].inputs; n && *n; n++)
+            json_array_append_new(names, json_string(*n));
+        json_array_append_new(rules, json_pack("{s:s,s:o}", "rule", s->constraints[i].rule, "inputs", names));
+    }
+    json_object_set_new(o, "constraints", rules);
     json_t *outs = json_array();
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];

@@ -32,14 +32,18 @@
 typedef enum { FMT_JSON, FMT_CSV, FMT_NDJSON } sweep_format;
 typedef enum { AX_VALUES, AX_RANGE, AX_GEOMSPACE } axis_form;
 
-/* What a point sets into its input: a compact copy of input_value's fields
- * (an input_value is 1.5 KB because of its inline stores). */
+#define MEMBER_AXIS_MAX 10000   /* values of an axis over a record's member: each is a record */
+
+/* What a point sets into its input. */
 typedef struct {
     double num;           /* numbers (SI), integers, booleans 0/1 */
     bool was_int;         /* IN_NUMBER written as an integer literal: messages print "2", not "2.0" */
+    bool is_null;         /* a nullable input swept through null */
     int enum_index;
-    const hw_node *hw;    /* catalog entry, or one of the axis's owned inline entries */
-    const model_t *model;
+    unsigned char ref_kind;
+    const void *ref;      /* catalog record, or one in the sweep's store */
+    const input_item *items;
+    int n_items;
 } axis_value;
 
 typedef struct {
@@ -52,9 +56,13 @@ typedef struct {
     const json_t *first;      /* a valid JSON value of the input, to parse the base inputs with */
     double start, stop, step; /* range / geomspace, SI */
     bool int_bounds;          /* range given as integer literals: its values print as integers in messages */
-    axis_value *vals;         /* AX_VALUES */
-    void **owned;             /* inline hardware/model entries the values point to */
-    size_t n_owned;
+    axis_value *vals;         /* AX_VALUES, and every member axis */
+    /* An axis over one member of a record input ("fleet.count"): each value is
+     * the input's record with that member set. */
+    bool member;
+    char label[96];           /* the axis's name in columns: "fleet.count" */
+    json_t *member_vals;      /* the member's values as given (or computed from a range) */
+    json_t *first_obj;        /* the record of value 0, for parsing the base inputs */
 } axis;
 
 typedef struct {
@@ -77,6 +85,7 @@ struct sweep_stream {
     int n_out;
     solver_inputs *in;
     solver_outputs *out;
+    input_store *owned;                 /* records of axis values */
     strbuf buf;
     size_t buf_pos;
     int stage;                          /* 0 header, 1 rows, 2 trailer, 3 done */
@@ -107,7 +116,7 @@ static bool is_numeric_kind(input_kind k) { return k == IN_NUMBER || k == IN_INT
 static const char *axis_field(const sweep_stream *st, size_t i, const char *suffix, char *buf, size_t n)
 {
     if (st->from_query && st->axes[i].d)
-        snprintf(buf, n, "inputs.%s", st->axes[i].d->name);
+        snprintf(buf, n, "inputs.%s", st->axes[i].label);
     else
         snprintf(buf, n, "axes[%zu]%s", i, suffix);
     return buf;
@@ -124,11 +133,17 @@ static int parse_bound(sweep_stream *st, size_t i, const json_t *r, const char *
     axis_field(st, i, suffix, field, sizeof field);
     const json_t *j = json_object_get(r, what);
     if (!j)
-        return api_fail(err, 400, "invalid-axis", field, "%s of axis '%s' is missing", what, ax->d->name);
-    input_value v;
-    if (input_parse(ax->d, j, st->ed, &v, field, err) != 0)
-        return -1;
-    *out = v.num;
+        return api_fail(err, 400, "invalid-axis", field, "%s of axis '%s' is missing", what, ax->label);
+    if (ax->member) {
+        if (!json_is_number(j))
+            return api_fail(err, 400, "invalid-axis", field, "%s of axis '%s' must be a number", what, ax->label);
+        *out = json_number_value(j);
+    } else {
+        input_value v;
+        if (input_parse(ax->d, j, st->ed, &v, &st->owned, field, err) != 0)
+            return -1;
+        *out = v.num;
+    }
     if (is_int)
         *is_int = json_is_integer(j);
     return 0;
@@ -156,6 +171,21 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
     const json_t *jin = json_object_get(spec, "input");
     const char *name = json_string_value(jin);
     int in = name ? solver_input_index(st->s, name) : -1;
+    const char *dot = name && in < 0 ? strchr(name, '.') : NULL;
+    if (dot && dot[1] && (size_t)(dot - name) < sizeof ax->label) {
+        /* "fleet.count": a member of a record input */
+        char prefix[sizeof ax->label];
+        memcpy(prefix, name, (size_t)(dot - name));
+        prefix[dot - name] = '\0';
+        in = solver_input_index(st->s, prefix);
+        if (in >= 0 && st->s->inputs[in].kind != IN_REF) {
+            axis_field(st, i, ".input", field, sizeof field);
+            return api_fail(err, 400, "invalid-axis", field,
+                            "'%.60s': only catalog record inputs (model, hardware, fleet, ...) have members to sweep",
+                            name);
+        }
+        ax->member = in >= 0;
+    }
     if (in < 0) {
         axis_field(st, i, ".input", field, sizeof field);
         if (!name)
@@ -173,13 +203,14 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
         }
     ax->input = in;
     ax->d = &st->s->inputs[in];
-    ax->numeric = is_numeric_kind(ax->d->kind);
+    ax->numeric = !ax->member && is_numeric_kind(ax->d->kind);
+    snprintf(ax->label, sizeof ax->label, "%s", ax->member ? name : ax->d->name);
     const json_t *jv = json_object_get(spec, "values"), *jr = json_object_get(spec, "range"),
                  *jg = json_object_get(spec, "geomspace");
     if ((jv != NULL) + (jr != NULL) + (jg != NULL) != 1) {
         axis_field(st, i, "", field, sizeof field);
         return api_fail(err, 400, "invalid-axis", field, "give exactly one of values, range or geomspace for axis '%s'",
-                        ax->d->name);
+                        ax->label);
     }
     if (jv) {
         ax->form = AX_VALUES;
@@ -187,7 +218,7 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
         axis_field(st, i, ".values", field, sizeof field);
         if (!json_is_array(jv) || json_array_size(jv) == 0)
             return api_fail(err, 400, "invalid-axis", field, "values of axis '%s' must be a non-empty array",
-                            ax->d->name);
+                            ax->label);
         ax->n = json_array_size(jv);
         ax->first = json_array_get(jv, 0);
         return 0;
@@ -196,9 +227,9 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
     ax->spec = jr ? jr : jg;
     const char *form = jr ? "range" : "geomspace";
     axis_field(st, i, jr ? ".range" : ".geomspace", field, sizeof field);
-    if (!ax->numeric)
+    if (!ax->numeric && !ax->member)
         return api_fail(err, 400, "invalid-axis", field, "%s needs a numeric input; '%s' is a %s: list its values",
-                        form, ax->d->name,
+                        form, ax->label,
                         ax->d->kind == IN_BOOLEAN ? "boolean" : ax->d->kind == IN_ENUM ? "choice" : "catalog entry");
     if (!json_is_object(ax->spec))
         return api_fail(err, 400, "invalid-axis", field, "%s must be an object: %s", form,
@@ -222,7 +253,7 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
         axis_field(st, i, ".range.step", field, sizeof field);
         if (!(ax->step != 0) || !(span >= 0))
             return api_fail(err, 400, "invalid-axis", field,
-                            "range step of axis '%s' must be non-zero and lead from start to stop", ax->d->name);
+                            "range step of axis '%s' must be non-zero and lead from start to stop", ax->label);
         /* Inclusive stop, tolerant of rounding: 0 to 0.3 by 0.1 has 4 values. */
         n = floor(span * (1 + 1e-12) + 1e-9) + 1;
         ax->int_bounds = start_int && step_int;
@@ -231,74 +262,25 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
         axis_field(st, i, ".geomspace.count", field, sizeof field);
         if (!json_is_integer(jc) || json_integer_value(jc) < 1)
             return api_fail(err, 400, "invalid-axis", field, "geomspace count of axis '%s' must be an integer >= 1",
-                            ax->d->name);
+                            ax->label);
         axis_field(st, i, ".geomspace", field, sizeof field);
         if (!(ax->start > 0) || !(ax->stop > 0))
             return api_fail(err, 400, "invalid-axis", field, "geomspace start and stop of axis '%s' must be positive",
-                            ax->d->name);
+                            ax->label);
         n = (double)json_integer_value(jc);
     }
     /* Clamped here; the product check against the cap refuses anything this large. */
     ax->n = isfinite(n) && n < 1e18 ? (size_t)n : (size_t)1e18;
+    if (ax->member && ax->n > MEMBER_AXIS_MAX)
+        return api_fail(err, 413, "too-many-points", field,
+                        "an axis over a record member ('%s') has at most %d values (each is a record), got %zu",
+                        ax->label, MEMBER_AXIS_MAX, ax->n);
     return 0;
 }
 
-/* Second pass, once the sweep is known to fit the cap: parse listed values. */
-static int fill_axis(sweep_stream *st, size_t i, api_error *err)
+/* Value k of a range or geomspace, in SI. */
+static double axis_form_num(const axis *ax, size_t k)
 {
-    axis *ax = &st->axes[i];
-    if (ax->form != AX_VALUES)
-        return 0;
-    ax->vals = calloc(ax->n, sizeof *ax->vals);
-    if (!ax->vals)
-        return api_fail(err, 503, "overloaded", "axes", "out of memory for an axis of %zu values", ax->n);
-    input_value *tmp = malloc(sizeof *tmp);
-    if (!tmp)
-        return api_fail(err, 503, "overloaded", "axes", "out of memory");
-    int rc = 0;
-    for (size_t k = 0; k < ax->n && rc == 0; k++) {
-        char field[96], suffix[32];
-        snprintf(suffix, sizeof suffix, ".values[%zu]", k);
-        axis_field(st, i, suffix, field, sizeof field);
-        const json_t *j = json_array_get(ax->spec, k);
-        if (input_parse(ax->d, j, st->ed, tmp, field, err) != 0) {
-            rc = -1;
-            break;
-        }
-        axis_value *v = &ax->vals[k];
-        v->num = tmp->num;
-        v->was_int = tmp->num_was_int;
-        v->enum_index = tmp->enum_index;
-        v->hw = tmp->hw;
-        v->model = tmp->model;
-        /* An inline entry lives in tmp's store: give it a home of its own. */
-        void *own = NULL;
-        if (tmp->hw == &tmp->hw_store && (own = malloc(sizeof(hw_node))))
-            v->hw = memcpy(own, &tmp->hw_store, sizeof(hw_node));
-        else if (tmp->model == &tmp->model_store && (own = malloc(sizeof(model_t))))
-            v->model = memcpy(own, &tmp->model_store, sizeof(model_t));
-        else if (tmp->hw == &tmp->hw_store || tmp->model == &tmp->model_store)
-            rc = api_fail(err, 503, "overloaded", field, "out of memory");
-        if (own) {
-            void **grown = realloc(ax->owned, (ax->n_owned + 1) * sizeof *grown);
-            if (!grown) {
-                free(own);
-                rc = api_fail(err, 503, "overloaded", field, "out of memory");
-            } else {
-                ax->owned = grown;
-                ax->owned[ax->n_owned++] = own;
-            }
-        }
-    }
-    free(tmp);
-    return rc;
-}
-
-/* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
-static double axis_num(const axis *ax, size_t k)
-{
-    if (ax->form == AX_VALUES)
-        return ax->vals[k].num;
     if (ax->form == AX_RANGE) {
         double x = ax->start + ax->step * (double)k;
         /* the tolerance in the count may put the last value a hair past stop */
@@ -306,14 +288,82 @@ static double axis_num(const axis *ax, size_t k)
             x = ax->stop;
         return x;
     }
-    double x;
     if (k == 0)
-        x = ax->start;
-    else if (k + 1 == ax->n)
-        x = ax->stop;
-    else
-        x = ax->start * pow(ax->stop / ax->start, (double)k / (double)(ax->n - 1));
-    return ax->d->kind == IN_INTEGER ? round(x) : x;
+        return ax->start;
+    if (k + 1 == ax->n)
+        return ax->stop;
+    return ax->start * pow(ax->stop / ax->start, (double)k / (double)(ax->n - 1));
+}
+
+/* A member axis's values as JSON: the listed ones, or the range's numbers
+ * (whole numbers when the bounds are, as a count must be). */
+static json_t *member_values(const axis *ax)
+{
+    if (ax->form == AX_VALUES)
+        return json_incref((json_t *)ax->spec);
+    json_t *arr = json_array();
+    for (size_t k = 0; arr && k < ax->n; k++) {
+        double x = axis_form_num(ax, k);
+        bool whole = ax->int_bounds || (ax->form == AX_GEOMSPACE && json_is_integer(json_object_get(ax->spec, "start")) &&
+                                        json_is_integer(json_object_get(ax->spec, "stop")));
+        json_array_append_new(arr, whole ? json_integer((json_int_t)llround(x)) : json_real(x));
+    }
+    return arr;
+}
+
+/* The record input `base` (an id, an object, or absent) with one member set. */
+static json_t *with_member(const json_t *base, const char *member, const json_t *value)
+{
+    json_t *o = json_is_object(base) ? json_copy((json_t *)base)
+                : json_is_string(base) ? json_pack("{s:O}", "base", base)
+                                       : json_object();
+    json_object_set(o, member, (json_t *)value);
+    return o;
+}
+
+/* Second pass, once the sweep is known to fit the cap: parse listed values
+ * and the records of member axes. */
+static int fill_axis(sweep_stream *st, size_t i, const json_t *inputs, api_error *err)
+{
+    axis *ax = &st->axes[i];
+    if (ax->form != AX_VALUES && !ax->member)
+        return 0;
+    ax->vals = calloc(ax->n, sizeof *ax->vals);
+    if (ax->member)
+        ax->member_vals = member_values(ax);
+    if (!ax->vals || (ax->member && !ax->member_vals))
+        return api_fail(err, 503, "overloaded", "axes", "out of memory for an axis of %zu values", ax->n);
+    const json_t *base = ax->member ? json_object_get(inputs, ax->d->name) : NULL;
+    const char *member = ax->label + strlen(ax->d->name) + 1;
+    for (size_t k = 0; k < ax->n; k++) {
+        char field[96], suffix[32];
+        snprintf(suffix, sizeof suffix, ".values[%zu]", k);
+        axis_field(st, i, suffix, field, sizeof field);
+        json_t *j = ax->member ? with_member(base, member, json_array_get(ax->member_vals, k))
+                               : json_incref(json_array_get(ax->spec, k));
+        input_value tmp;
+        int rc = input_parse(ax->d, j, st->ed, &tmp, &st->owned, field, err);
+        if (ax->member && k == 0 && rc == 0)
+            ax->first_obj = json_incref(j);
+        json_decref(j);
+        if (rc != 0)
+            return -1;
+        ax->vals[k] = (axis_value){.num = tmp.num, .was_int = tmp.num_was_int, .is_null = tmp.is_null,
+                                   .enum_index = tmp.enum_index, .ref_kind = tmp.ref_kind, .ref = tmp.ref,
+                                   .items = tmp.items, .n_items = tmp.n_items};
+    }
+    if (ax->member)
+        ax->first = ax->first_obj;
+    return 0;
+}
+
+/* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
+static double axis_num(const axis *ax, size_t k)
+{
+    if (ax->form == AX_VALUES)
+        return ax->vals[k].num;
+    double x = axis_form_num(ax, k);
+    return ax->form == AX_GEOMSPACE && ax->d->kind == IN_INTEGER ? round(x) : x;
 }
 
 static bool axis_was_int(const axis *ax, size_t k)
@@ -394,11 +444,13 @@ void sweep_stream_free(sweep_stream *st)
     if (!st)
         return;
     for (int a = 0; a < MAX_AXES; a++) {
-        for (size_t k = 0; k < st->axes[a].n_owned; k++)
-            free(st->axes[a].owned[k]);
-        free(st->axes[a].owned);
         free(st->axes[a].vals);
+        json_decref(st->axes[a].member_vals);
+        json_decref(st->axes[a].first_obj);
     }
+    input_store_free(&st->owned);
+    if (st->in)
+        inputs_release(st->in);
     free(st->in);
     free(st->out);
     free(st->window);
@@ -486,7 +538,7 @@ static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
             char field[160];
             snprintf(field, sizeof field, "inputs.%s", name);
             input_value tmp;
-            if (input_parse(st->axes[a].d, fixed, st->ed, &tmp, field, err) != 0) {
+            if (!st->axes[a].member && input_parse(st->axes[a].d, fixed, st->ed, &tmp, &st->owned, field, err) != 0) {
                 json_decref(base);
                 return -1;
             }
@@ -643,7 +695,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     if (count_points(st, (unsigned long long)a->cfg->sweep_max_points, &err) != 0)
         goto fail;
     for (int i = 0; i < st->n_axes; i++)
-        if (fill_axis(st, (size_t)i, &err) != 0)
+        if (fill_axis(st, (size_t)i, json_object_get(body, "inputs"), &err) != 0)
             goto fail;
     st->in = calloc(1, sizeof *st->in);
     st->out = calloc(1, sizeof *st->out);
@@ -657,7 +709,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     body = NULL;
     for (int k = 0; k < st->n_out; k++)
         for (int i = 0; i < st->n_axes; i++)
-            if (!strcmp(s->outputs[st->out_cols[k]].name, st->axes[i].d->name))
+            if (!strcmp(s->outputs[st->out_cols[k]].name, st->axes[i].label))
                 st->qualified[k] = true;
     if (st->fmt == FMT_JSON)
         setup_transitions(st);
@@ -695,9 +747,13 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
         } else {
             const axis_value *src = &ax->vals[k];
             v->num = src->num;
+            v->num_was_int = src->was_int;
+            v->is_null = src->is_null;
             v->enum_index = src->enum_index;
-            v->hw = src->hw;
-            v->model = src->model;
+            v->ref_kind = src->ref_kind;
+            v->ref = src->ref;
+            v->items = src->items;
+            v->n_items = src->n_items;
         }
     }
 }
@@ -718,12 +774,56 @@ static void put_axis_value(sweep_stream *st, int a, size_t k, bool csv)
     }
     const axis_value *v = &ax->vals[k];
     const char *s = "";
-    switch (d->kind) {
-    case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); return;
-    case IN_ENUM: s = d->enum_values[v->enum_index]; break;
-    case IN_HARDWARE: s = v->hw->key; break;
-    case IN_MODEL: s = v->model->key; break;
-    default: break;
+    if (ax->member) {
+        const json_t *j = json_array_get(ax->member_vals, k);
+        if (json_is_number(j)) {
+            sb_number(b, json_number_value(j));
+            return;
+        }
+        if (!json_is_string(j)) {
+            char *text = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+            if (csv)
+                sb_csv_field(b, text ? text : "");
+            else
+                sb_puts(b, text ? text : "null");
+            free(text);
+            return;
+        }
+        s = json_string_value(j);
+    } else if (v->is_null) {
+        if (!csv)
+            sb_puts(b, "null");
+        return;
+    } else {
+        switch (d->kind) {
+        case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); return;
+        case IN_ENUM: s = d->enum_values[v->enum_index]; break;
+        case IN_REF: {
+            const input_value iv = {.ref = v->ref};
+            s = input_ref_key(&iv);
+            break;
+        }
+        case IN_LIST:
+            if (csv) {
+                /* one field: the ids joined with commas, quoted by sb_csv_field */
+                strbuf t;
+                sb_init(&t);
+                for (int i = 0; i < v->n_items; i++)
+                    sb_printf(&t, "%s%s", i ? "," : "", v->items[i].name);
+                sb_csv_field(b, t.data ? t.data : "");
+                sb_free(&t);
+            } else {
+                sb_putc(b, '[');
+                for (int i = 0; i < v->n_items; i++) {
+                    if (i)
+                        sb_putc(b, ',');
+                    sb_json_string(b, v->items[i].name);
+                }
+                sb_putc(b, ']');
+            }
+            return;
+        default: break;
+        }
     }
     if (csv)
         sb_csv_field(b, s);
@@ -777,7 +877,7 @@ static void write_header(sweep_stream *st)
     const solver_desc *s = st->s;
     if (st->fmt == FMT_CSV) {
         for (int a = 0; a < st->n_axes; a++) {
-            sb_puts(b, st->axes[a].d->name);
+            sb_puts(b, st->axes[a].label);
             csv_unit(b, axis_unit(st, a));
             sb_putc(b, ',');
         }
@@ -800,14 +900,14 @@ static void write_header(sweep_stream *st)
     sb_printf(b, ",\"points\":%llu,\"axes\":[", st->points);
     for (int a = 0; a < st->n_axes; a++) {
         sb_puts(b, a ? ",{\"input\":" : "{\"input\":");
-        sb_json_string(b, st->axes[a].d->name);
+        sb_json_string(b, st->axes[a].label);
         sb_printf(b, ",\"count\":%zu}", st->axes[a].n);
     }
     sb_puts(b, "],\"columns\":[");
     for (int a = 0; a < st->n_axes; a++) {
         if (a)
             sb_putc(b, ',');
-        sb_json_string(b, st->axes[a].d->name);
+        sb_json_string(b, st->axes[a].label);
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
@@ -822,7 +922,7 @@ static void write_header(sweep_stream *st)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, st->axes[a].d->name);
+        sb_json_string(b, st->axes[a].label);
         sb_putc(b, ':');
         sb_json_string(b, u);
     }
@@ -898,6 +998,8 @@ static void write_row(sweep_stream *st, unsigned long long p)
     for (int i = 0; i < st->n_axes && !error; i++)
         if (solver_check_input(st->s, (size_t)st->checked[i], &st->in->v[st->checked[i]], &se) != 0)
             error = se.detail;
+    if (!error && solver_check_constraints(st->s, st->in, &se) != 0)
+        error = se.detail;
     if (!error) {
         metrics_solve(st->solver_index);
         if (st->s->run(st->in, st->out, &se) != 0)
@@ -913,7 +1015,7 @@ static void write_row(sweep_stream *st, unsigned long long p)
         if (a)
             sb_putc(b, ',');
         if (nd) {
-            sb_json_string(b, st->axes[a].d->name);
+            sb_json_string(b, st->axes[a].label);
             sb_putc(b, ':');
         }
         put_axis_value(st, a, idx[a], csv);
@@ -968,7 +1070,7 @@ static void write_transition(sweep_stream *st, const transition *t)
     sb_puts(b, "{\"output\":");
     json_output_name(st, st->cat_cols[t->col]);
     sb_puts(b, ",\"axis\":");
-    sb_json_string(b, st->axes[t->axis].d->name);
+    sb_json_string(b, st->axes[t->axis].label);
     sb_puts(b, ",\"from_input\":");
     put_axis_value(st, t->axis, idx[t->axis], false);
     sb_puts(b, ",\"to_input\":");
@@ -985,7 +1087,7 @@ static void write_transition(sweep_stream *st, const transition *t)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, st->axes[o].d->name);
+        sb_json_string(b, st->axes[o].label);
         sb_putc(b, ':');
         put_axis_value(st, o, idx[o], false);
     }
@@ -1076,7 +1178,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
             st->stage = 3;
         }
         if (st->buf.oom)
-            return 0;
+            return SWEEP_STREAM_FAILED;
     }
     size_t n = st->buf.len - st->buf_pos;
     if (n > max)

@@ -67,7 +67,7 @@ void fuzz_run(app *a, const app_request *req)
         /* Small reads exercise the chunking of sweep_stream_read. */
         char buf[257];
         size_t total = 0, n;
-        while ((n = sweep_stream_read(resp.stream, buf, sizeof buf - 1)) > 0) {
+        while ((n = sweep_stream_read(resp.stream, buf, sizeof buf - 1)) > 0 && n != SWEEP_STREAM_FAILED) {
             if (n > sizeof buf - 1)
                 abort();
             total += n;

@@ -112,8 +112,10 @@ static roofline_result solve_at(const hw_node *hw, const model_t *m, const char 
         IN.v[i].present = true;
         IN.v[i].num = ROOFLINE_INPUTS[i].def_num;
     }
-    IN.v[RL_MODEL].model = m;
-    IN.v[RL_HARDWARE].hw = hw;
+    IN.v[RL_MODEL].ref = m;
+    IN.v[RL_MODEL].ref_kind = REC_MODEL;
+    IN.v[RL_HARDWARE].ref = hw;
+    IN.v[RL_HARDWARE].ref_kind = REC_HARDWARE;
     IN.v[RL_PRECISION].enum_index = precision_find(prec);
     cr_assert_geq(IN.v[RL_PRECISION].enum_index, 0);
     roofline_result r;

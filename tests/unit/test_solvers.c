@@ -25,7 +25,7 @@
 
 /* ---- harness: one solver call at a time ------------------------------------ */
 
-/* Static: solver_inputs carries an inline hardware and model per slot (~100 KB). */
+/* Static, zeroed between cases by the tests that need it. */
 static const solver_desc *S;
 static solver_inputs IN;
 static solver_outputs OUT;
@@ -82,17 +82,19 @@ static void set_hw(const hw_node *h)
 {
     input_value *x = slot("hardware");
     x->present = true;
-    x->hw = h;
+    x->ref_kind = REC_HARDWARE;
+    x->ref = h;
 }
 
 static void set_model(const model_t *m)
 {
     input_value *x = slot("model");
     x->present = true;
-    x->model = m;
+    x->ref_kind = REC_MODEL;
+    x->ref = m;
 }
 
-/* As the server does: every input's bound check in table order, then run(). */
+/* As the server does: every input's bound check in table order, the constraints, then run(). */
 static int solve(void)
 {
     memset(&OUT, 0, sizeof OUT);
@@ -100,6 +102,8 @@ static int solve(void)
     for (size_t i = 0; i < S->n_inputs; i++)
         if (solver_check_input(S, i, &IN.v[i], &ERR) != 0)
             return -1;
+    if (solver_check_constraints(S, &IN, &ERR) != 0)
+        return -1;
     return S->run(&IN, &OUT, &ERR);
 }
 
