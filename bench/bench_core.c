@@ -40,6 +40,7 @@
 #include "server/app.h"
 #include "server/inputs.h"
 #include "server/strbuf.h"
+#include "server/sweep.h"
 
 #define RUNS 7
 

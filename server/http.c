@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "server/jsonw.h"
+#include "server/reply.h"
+#include "server/sweep.h"
 
 /* Read deadline. libmicrohttpd's connection timeout is an idle timeout: a
  * client that trickles one byte per second keeps a connection (and a slot of

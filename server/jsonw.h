@@ -4,10 +4,15 @@
 #define MLSYSD_JSONW_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "server/strbuf.h"
 
 /* indent 0: compact; otherwise pretty with that many spaces. */
 void json_write(strbuf *b, const json_t *v, int indent);
+
+/* Would json_string(s) accept s? jansson's rule (utf.c), without allocating:
+ * well-formed UTF-8, no overlong forms, no surrogates, nothing above U+10FFFF. */
+bool json_utf8_ok(const char *s);
 
 #endif

@@ -18,7 +18,12 @@
 #include <strings.h>
 #include <time.h>
 
-#include "server/app.h"
+#include "server/sweep.h"
+
+#include "server/body.h"
+#include "server/edition.h"
+#include "server/query.h"
+#include "server/reply.h"
 
 #define MAX_AXES 8
 #define CODE_NULL 253            /* a categorical output that is null by design: a value like any other */
@@ -459,11 +464,6 @@ void sweep_stream_free(sweep_stream *st)
     free(st);
 }
 
-/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
- * axis; everything else goes through the same query mapping as GET /solve. */
-int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
-                    api_error *err);
-
 static json_t *split_commas(const char *v, const input_desc *d)
 {
     json_t *arr = json_array();
@@ -480,6 +480,8 @@ static json_t *split_commas(const char *v, const input_desc *d)
     return arr;
 }
 
+/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
+ * axis; everything else goes through the same query mapping as GET /solve. */
 static int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
 {
     static const char *const reserved[] = {"catalog", "format", "outputs", NULL};

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "server/metrics.h"
+#include "server/sweep.h"
 
 static config g_cfg;
 static app g_app;

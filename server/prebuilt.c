@@ -1,0 +1,262 @@
+/* prebuilt.c - answers rendered once at start-up, by the same code that renders
+ * them per request, and copied out per request. */
+#include "server/prebuilt.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/catalog_routes.h"
+#include "server/jsonw.h"
+#include "server/reply.h"
+#include "server/solver_routes.h"
+
+/* The "resolved" part of a /solve answer is the summary of a catalog entry: the
+ * same text for every request that names the entry. It is rendered once per entry
+ * at start-up (by the same hardware_summary / model_summary + json_write) and
+ * looked up by the entry's address; inline entries are rendered per request. */
+typedef struct {
+    const void *key; /* a catalog hw_node * or model_t * */
+    char *text;
+    size_t len;
+} prebuilt_entry;
+
+/* Whole 200 answers of the static GET endpoints, rendered at start-up by their own
+ * handlers (prebuild_responses) and copied out per request (prebuilt_send). */
+typedef struct {
+    char *body; /* NULL: not prebuilt, the handler runs */
+    size_t len;
+    const char *content_type;
+} prebuilt_resp;
+
+typedef struct {
+    const catalog_edition *ed;
+    prebuilt_resp lists[3];   /* /catalog, /catalog/hardware, /catalog/models */
+    prebuilt_resp *hardware;  /* /catalog/hardware/{id}, by entry index */
+    prebuilt_resp *models;    /* /catalog/models/{id} */
+} prebuilt_edition;
+
+struct app_prebuilt {
+    prebuilt_entry *slots;
+    size_t mask; /* number of slots - 1, a power of two */
+    prebuilt_resp openapi_json, solvers, *solver; /* solver: by registry index */
+    prebuilt_edition *editions;
+    size_t n_editions;
+};
+
+static size_t ptr_hash(const void *p)
+{
+    unsigned long long x = (unsigned long long)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static void prebuilt_put(struct app_prebuilt *pb, const void *key, json_t *j)
+{
+    size_t i = ptr_hash(key) & pb->mask;
+    while (pb->slots[i].key && pb->slots[i].key != key)
+        i = (i + 1) & pb->mask;
+    if (!pb->slots[i].key && j) {
+        strbuf b;
+        sb_init(&b);
+        json_write(&b, j, 0);
+        if (!b.oom) {
+            pb->slots[i].key = key;
+            pb->slots[i].text = sb_detach(&b, &pb->slots[i].len);
+        }
+        sb_free(&b);
+    }
+    json_decref(j);
+}
+
+const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, size_t *len)
+{
+    if (!pb)
+        return NULL;
+    for (size_t i = ptr_hash(entry) & pb->mask; pb->slots[i].key; i = (i + 1) & pb->mask)
+        if (pb->slots[i].key == entry) {
+            *len = pb->slots[i].len;
+            return pb->slots[i].text;
+        }
+    return NULL;
+}
+
+void prebuilt_free(struct app_prebuilt *pb)
+{
+    if (!pb)
+        return;
+    for (size_t i = 0; pb->slots && i <= pb->mask; i++)
+        free(pb->slots[i].text);
+    free(pb->slots);
+    free(pb->openapi_json.body);
+    free(pb->solvers.body);
+    for (size_t i = 0; pb->solver && i < solver_count(); i++)
+        free(pb->solver[i].body);
+    free(pb->solver);
+    for (size_t e = 0; e < pb->n_editions; e++) {
+        prebuilt_edition *pe = &pb->editions[e];
+        for (int k = 0; k < 3; k++)
+            free(pe->lists[k].body);
+        for (size_t i = 0; pe->hardware && i < edition_hardware_count(pe->ed); i++)
+            free(pe->hardware[i].body);
+        for (size_t i = 0; pe->models && i < edition_model_count(pe->ed); i++)
+            free(pe->models[i].body);
+        free(pe->hardware);
+        free(pe->models);
+    }
+    free(pb->editions);
+    free(pb);
+}
+
+/* The entry summaries; NULL when out of memory. */
+static struct app_prebuilt *prebuild(const catalog *cat)
+{
+    size_t n = 0;
+    for (size_t e = 0; e < catalog_edition_count(cat); e++) {
+        const catalog_edition *ed = catalog_edition_at(cat, e);
+        n += edition_hardware_count(ed) + edition_model_count(ed);
+    }
+    size_t cap = 16;
+    while (cap < 2 * n)
+        cap *= 2;
+    struct app_prebuilt *pb = calloc(1, sizeof *pb);
+    if (!pb || !(pb->slots = calloc(cap, sizeof *pb->slots))) {
+        free(pb);
+        return NULL;
+    }
+    pb->mask = cap - 1;
+    for (size_t e = 0; e < catalog_edition_count(cat); e++) {
+        const catalog_edition *ed = catalog_edition_at(cat, e);
+        for (size_t i = 0; i < edition_hardware_count(ed); i++)
+            prebuilt_put(pb, edition_hardware_at(ed, i), hardware_summary(edition_hardware_at(ed, i)));
+        for (size_t i = 0; i < edition_model_count(ed); i++)
+            prebuilt_put(pb, edition_model_at(ed, i), model_summary(edition_model_at(ed, i)));
+    }
+    return pb;
+}
+
+
+/* Run a handler on a synthetic GET (with ?catalog=EDITION when ed is not NULL) and
+ * keep its answer if it is a 200. */
+static void render_once(app *a, route_id rt, const catalog_edition *ed, const char *param, prebuilt_resp *out)
+{
+    app_request req = {.method = "GET", .path = "/", .request_id = "prebuilt"};
+    if (ed) {
+        req.query[0].key = "catalog";
+        req.query[0].value = edition_name(ed);
+        req.n_query = 1;
+    }
+    app_response resp = {0};
+    sb_init(&resp.body);
+    switch (rt) {
+    case R_OPENAPI_JSON: reply_json(&resp, json_incref(a->openapi)); break;
+    case R_SOLVERS: handle_solvers(&resp, &req, NULL); break;
+    case R_SOLVER: handle_solvers(&resp, &req, param); break;
+    case R_CATALOG: handle_catalog(a, &req, &resp, -1, param); break;
+    case R_CATALOG_HW:
+    case R_CATALOG_HW_ID: handle_catalog(a, &req, &resp, CAT_HARDWARE, param); break;
+    case R_CATALOG_MODELS:
+    case R_CATALOG_MODEL_ID: handle_catalog(a, &req, &resp, CAT_MODEL, param); break;
+    default: break;
+    }
+    if (resp.status == 200 && !resp.stream && !resp.body.oom && resp.body.data) {
+        out->content_type = resp.content_type;
+        out->body = sb_detach(&resp.body, &out->len);
+    }
+    app_response_free(&resp);
+}
+
+/* /openapi.json, /solvers, /solvers/{name} and the /catalog answers of every entry and
+ * edition do not change while the daemon runs: render them at start-up. Whatever fails
+ * to render (out of memory) is simply rendered per request. */
+static void prebuild_responses(app *a, struct app_prebuilt *pb)
+{
+    render_once(a, R_OPENAPI_JSON, NULL, NULL, &pb->openapi_json);
+    render_once(a, R_SOLVERS, NULL, NULL, &pb->solvers);
+    pb->solver = calloc(solver_count(), sizeof *pb->solver);
+    for (size_t i = 0; pb->solver && i < solver_count(); i++)
+        render_once(a, R_SOLVER, NULL, solver_at(i)->name, &pb->solver[i]);
+    size_t n = catalog_edition_count(a->cat);
+    pb->editions = calloc(n, sizeof *pb->editions);
+    if (!pb->editions)
+        return;
+    pb->n_editions = n;
+    for (size_t e = 0; e < n; e++) {
+        prebuilt_edition *pe = &pb->editions[e];
+        pe->ed = catalog_edition_at(a->cat, e);
+        render_once(a, R_CATALOG, pe->ed, NULL, &pe->lists[0]);
+        render_once(a, R_CATALOG_HW, pe->ed, NULL, &pe->lists[1]);
+        render_once(a, R_CATALOG_MODELS, pe->ed, NULL, &pe->lists[2]);
+        pe->hardware = calloc(edition_hardware_count(pe->ed) + 1, sizeof *pe->hardware);
+        pe->models = calloc(edition_model_count(pe->ed) + 1, sizeof *pe->models);
+        for (size_t i = 0; pe->hardware && i < edition_hardware_count(pe->ed); i++)
+            render_once(a, R_CATALOG_HW_ID, pe->ed, edition_hardware_at(pe->ed, i)->key, &pe->hardware[i]);
+        for (size_t i = 0; pe->models && i < edition_model_count(pe->ed); i++)
+            render_once(a, R_CATALOG_MODEL_ID, pe->ed, edition_model_at(pe->ed, i)->key, &pe->models[i]);
+    }
+}
+
+bool prebuilt_send(const app *a, const app_request *req, app_response *resp, route_id rt, const char *param)
+{
+    const struct app_prebuilt *pb = a->pre;
+    const prebuilt_resp *p = NULL;
+    if (!pb)
+        return false;
+    switch (rt) {
+    case R_OPENAPI_JSON: p = &pb->openapi_json; break;
+    case R_SOLVERS: p = &pb->solvers; break;
+    case R_SOLVER: {
+        const solver_desc *s = solver_find(param);
+        for (size_t i = 0; s && pb->solver && i < solver_count(); i++)
+            if (solver_at(i) == s)
+                p = &pb->solver[i];
+        break;
+    }
+    case R_CATALOG:
+    case R_CATALOG_HW:
+    case R_CATALOG_MODELS:
+    case R_CATALOG_HW_ID:
+    case R_CATALOG_MODEL_ID: {
+        const catalog_edition *ed;
+        if (req->n_query == 0)
+            ed = catalog_default_edition(a->cat);
+        else if (req->n_query == 1 && !strcmp(req->query[0].key, "catalog") && req->query[0].value)
+            ed = catalog_edition_find(a->cat, req->query[0].value);
+        else
+            return false;
+        const prebuilt_edition *pe = NULL;
+        for (size_t e = 0; ed && e < pb->n_editions; e++)
+            if (pb->editions[e].ed == ed)
+                pe = &pb->editions[e];
+        if (!pe)
+            return false;
+        if (rt == R_CATALOG || rt == R_CATALOG_HW || rt == R_CATALOG_MODELS) {
+            p = &pe->lists[rt == R_CATALOG ? 0 : rt == R_CATALOG_HW ? 1 : 2];
+        } else {
+            bool hw = rt == R_CATALOG_HW_ID;
+            long idx = hw ? edition_find_hardware(ed, param) : edition_find_model(ed, param);
+            if (idx >= 0 && (hw ? pe->hardware : pe->models))
+                p = hw ? &pe->hardware[idx] : &pe->models[idx];
+        }
+        break;
+    }
+    default: break;
+    }
+    if (!p || !p->body)
+        return false;
+    sb_reset(&resp->body);
+    sb_append(&resp->body, p->body, p->len);
+    resp->status = 200;
+    resp->content_type = p->content_type;
+    return !resp->body.oom;
+}
+
+struct app_prebuilt *prebuilt_build(app *a)
+{
+    struct app_prebuilt *pb = prebuild(a->cat);
+    if (pb)
+        prebuild_responses(a, pb);
+    return pb;
+}

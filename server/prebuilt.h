@@ -1,0 +1,31 @@
+/* prebuilt.h - answers that do not change while the daemon runs, rendered
+ * once by app_init: the summary ("resolved") text of every catalog entry, and
+ * the whole 200 answers of /openapi.json, /solvers, /solvers/{name} and
+ * /catalog (lists and entries, every edition). Whatever failed to render (out
+ * of memory) is simply rendered per request. app.c builds and frees it;
+ * app_handle and the /solve writer read it. */
+#ifndef MLSYSD_PREBUILT_H
+#define MLSYSD_PREBUILT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "server/app.h"
+
+struct app_prebuilt;
+
+/* Needs a->cat and a->openapi set. NULL when out of memory. */
+struct app_prebuilt *prebuilt_build(app *a);
+void prebuilt_free(struct app_prebuilt *pb);
+
+/* The prebuilt answer for this request, if there is one: true when resp is filled.
+ * Catalog answers are prebuilt for requests without query arguments or with only
+ * ?catalog=. */
+bool prebuilt_send(const app *a, const app_request *req, app_response *resp, route_id rt, const char *param);
+
+/* The summary text of a catalog entry (a hw_node * or model_t * of the
+ * catalog), as hardware_summary / model_summary + json_write give it; NULL
+ * for an inline entry or when not prebuilt. */
+const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, size_t *len);
+
+#endif

@@ -1,0 +1,94 @@
+/* query.c - query string arguments: lookup, and mapping to an "inputs" object. */
+#include "server/query.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+const char *query_get(const app_request *req, const char *key)
+{
+    for (size_t i = 0; i < req->n_query; i++)
+        if (!strcmp(req->query[i].key, key))
+            return req->query[i].value ? req->query[i].value : "";
+    return NULL;
+}
+
+/* A member of an inline record from a query string: what the text reads as
+ * in JSON (64, 2.5, true, null), else the string ("4.1 GFLOP", "DGX_H100"). */
+static json_t *member_from_text(const char *v)
+{
+    json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
+    if (j && (json_is_number(j) || json_is_boolean(j) || json_is_null(j)))
+        return j;
+    json_decref(j);
+    return json_string(v);
+}
+
+int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
+                    api_error *err)
+{
+    if (req->query_overflow)
+        return api_fail(err, 400, "invalid-input", "", "too many query arguments (at most %d)", APP_MAX_QUERY);
+    json_t *o = json_object();
+    for (size_t i = 0; i < req->n_query; i++) {
+        const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
+        bool skip = false;
+        for (const char *const *r = reserved; *r; r++)
+            if (!strcmp(k, *r))
+                skip = true;
+        if (skip)
+            continue;
+        char name[128], field[160];
+        /* errors name it as POST /solve would: "inputs.%.140s", without snprintf per argument */
+        size_t kl = strnlen(k, 140);
+        memcpy(field, "inputs.", 7);
+        memcpy(field + 7, k, kl);
+        field[7 + kl] = '\0';
+        const char *dot = strchr(k, '.');
+        size_t n = dot ? (size_t)(dot - k) : strlen(k);
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, k, n);
+        name[n] = '\0';
+        int idx = solver_input_index(s, name);
+        if (idx < 0) {
+            json_decref(o);
+            return api_fail(err, 400, "unknown-input", field,
+                            "unknown input '%.100s' for solver %s (GET /solvers/%s lists its inputs)", name, s->name,
+                            s->name);
+        }
+        const input_desc *d = &s->inputs[idx];
+        json_t *cur = json_object_get(o, name);
+        if (dot) {
+            if (d->kind != IN_REF) {
+                json_decref(o);
+                return api_fail(err, 400, "unknown-input", field,
+                                "'%.100s': only catalog record inputs (model, hardware, fleet, ...) take dotted fields",
+                                k);
+            }
+            if (!cur) {
+                cur = json_object();
+                json_object_set_new(o, name, cur);
+            } else if (json_is_string(cur)) {
+                json_t *obj = json_pack("{s:O}", "base", cur);
+                json_object_set_new(o, name, obj);
+                cur = obj;
+            }
+            if (json_object_get(cur, dot + 1)) {
+                json_decref(o);
+                return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
+            }
+            json_object_set_new(cur, dot + 1, member_from_text(v));
+        } else {
+            if (cur && json_is_object(cur) && !json_object_get(cur, "base")) {
+                json_object_set_new(cur, "base", json_string(v));
+            } else if (cur) {
+                json_decref(o);
+                return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
+            } else {
+                json_object_set_new(o, name, input_from_text(d, v));
+            }
+        }
+    }
+    *out = o;
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* query.h - query string arguments: looking one up, and mapping them to the
+ * "inputs" object a POST body would carry (GET /solve, GET /sweep). */
+#ifndef MLSYSD_QUERY_H
+#define MLSYSD_QUERY_H
+
+#include <jansson.h>
+
+#include "server/inputs.h"
+#include "server/request.h"
+
+/* The value of argument key ("" for a bare key), NULL if absent. */
+const char *query_get(const app_request *req, const char *key);
+
+/* The query arguments, except the NULL-terminated `reserved` names, as an
+ * "inputs" object of solver s into *out (a new reference). Dotted names build
+ * inline records: model=ResNet50&model.inference_flops=4.1%20GFLOP,
+ * fleet.node=DGX_H100&fleet.count=64. Errors
+ * name the field as POST /solve would ("inputs.model.x"). */
+int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
+                    api_error *err);
+
+#endif

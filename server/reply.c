@@ -1,0 +1,78 @@
+/* reply.c - filling an app_response with a whole body: JSON, text, RFC 9457 problems. */
+#include "server/reply.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "server/jsonw.h"
+
+#define PROBLEM_BASE "https://mlsysd.dev/problems/"
+
+const char *const JSON_CT = "application/json";
+static const char *const PROBLEM_CT = "application/problem+json";
+
+static const char *status_title(int status)
+{
+    switch (status) {
+    case 400: return "Invalid input";
+    case 404: return "Not found";
+    case 405: return "Method not allowed";
+    case 406: return "Not acceptable";
+    case 413: return "Too large";
+    case 414: return "URI too long";
+    case 415: return "Unsupported media type";
+    case 429: return "Too many requests";
+    case 503: return "Service unavailable";
+    default: return "Error";
+    }
+}
+
+void app_problem(app_response *resp, const app_request *req, const api_error *e)
+{
+    json_t *o = json_object();
+    char type[128];
+    snprintf(type, sizeof type, PROBLEM_BASE "%s", e->slug ? e->slug : "error");
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "title", json_string(status_title(e->status)));
+    json_object_set_new(o, "status", json_integer(e->status));
+    /* Details quote client text: keep them valid UTF-8 for JSON. */
+    json_object_set_new(o, "detail", json_stringn_nocheck(e->detail, strlen(e->detail)));
+    if (e->field[0])
+        json_object_set_new(o, "field", json_stringn_nocheck(e->field, strlen(e->field)));
+    if (req && req->path)
+        json_object_set_new(o, "instance", json_stringn_nocheck(req->path, strnlen(req->path, 256)));
+    if (req && req->request_id)
+        json_object_set_new(o, "request_id", json_string(req->request_id));
+    sb_reset(&resp->body);
+    json_write(&resp->body, o, 0);
+    sb_putc(&resp->body, '\n');
+    json_decref(o);
+    resp->status = e->status;
+    resp->content_type = PROBLEM_CT;
+}
+
+void reply_fail(app_response *resp, const app_request *req, int status, const char *slug, const char *field,
+                const char *detail)
+{
+    api_error e;
+    api_fail(&e, status, slug, field, "%s", detail);
+    app_problem(resp, req, &e);
+}
+
+void reply_json(app_response *resp, json_t *o)
+{
+    sb_reset(&resp->body);
+    json_write(&resp->body, o, 0);
+    sb_putc(&resp->body, '\n');
+    json_decref(o);
+    resp->status = 200;
+    resp->content_type = JSON_CT;
+}
+
+void reply_text(app_response *resp, int status, const char *ct, const char *body)
+{
+    sb_reset(&resp->body);
+    sb_puts(&resp->body, body);
+    resp->status = status;
+    resp->content_type = ct;
+}

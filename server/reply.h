@@ -1,0 +1,24 @@
+/* reply.h - filling an app_response with a whole body: a JSON value, fixed
+ * text, or an RFC 9457 problem. Any handler may call these. */
+#ifndef MLSYSD_REPLY_H
+#define MLSYSD_REPLY_H
+
+#include <jansson.h>
+
+#include "server/inputs.h"
+#include "server/request.h"
+
+extern const char *const JSON_CT;
+
+/* 200 with o compactly written; takes the reference to o. */
+void reply_json(app_response *resp, json_t *o);
+void reply_text(app_response *resp, int status, const char *ct, const char *body);
+
+/* An RFC 9457 problem for e: type from its slug, title from its status,
+ * its detail and field, the request's path and id. */
+void app_problem(app_response *resp, const app_request *req, const api_error *e);
+/* The same from the parts of an error. */
+void reply_fail(app_response *resp, const app_request *req, int status, const char *slug, const char *field,
+                const char *detail);
+
+#endif

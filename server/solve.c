@@ -1,0 +1,317 @@
+/* solve.c - the /solve answer writer (contract in solve.h). */
+#include "server/solve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/jsonw.h"
+#include "server/prebuilt.h"
+#include "server/reply.h"
+
+/* The fixed parts of a solver's answer: "name": of each output, the units object. */
+typedef struct {
+    char **keys;
+    size_t *key_len;
+    char *units;
+    size_t units_len;
+} solver_parts;
+
+struct solve_parts {
+    solver_parts *by_solver; /* by registry index */
+};
+
+/* A number as inputs.c's num_json() + json_write() print it. */
+static void put_num(strbuf *b, double x, bool as_int)
+{
+    if (!isfinite(x))
+        sb_puts(b, "null");
+    else if (as_int && fabs(x) <= 9007199254740992.0 && x == floor(x)) {
+        /* "%" JSON_INTEGER_FORMAT of (json_int_t)x, without printf */
+        char tmp[24], *p = tmp + sizeof tmp;
+        long long i = (long long)x;
+        unsigned long long u = i < 0 ? 0ULL - (unsigned long long)i : (unsigned long long)i;
+        do {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (i < 0)
+            *--p = '-';
+        sb_append(b, p, (size_t)(tmp + sizeof tmp - p));
+    } else
+        sb_number(b, x);
+}
+
+/* A message string as a JSON array element: json_string() refuses invalid UTF-8
+ * (a message cut at SOLVER_MESSAGE_LEN inside a character), and such an element
+ * was left out of the array; so it is here. */
+static void put_message(strbuf *b, const char *msg, bool *first)
+{
+    json_t *j = json_string(msg);
+    if (!j)
+        return;
+    if (!*first)
+        sb_putc(b, ',');
+    *first = false;
+    sb_json_string(b, json_string_value(j));
+    json_decref(j);
+}
+
+static void put_summary(const app *a, strbuf *b, const void *entry, json_t *(*render)(const void *))
+{
+    size_t len;
+    const char *text = prebuilt_summary(a->pre, entry, &len);
+    if (text) {
+        sb_append(b, text, len);
+        return;
+    }
+    json_t *j = render(entry);
+    json_write(b, j, 0);
+    json_decref(j);
+}
+
+/* The inputs as used: numbers in each input's declared unit, records by
+ * key (input_ref_key), lists as arrays of the ids given, null where null. */
+static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
+{
+    sb_putc(b, '{');
+    bool first = true;
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_desc *d = &s->inputs[i];
+        const input_value *v = &in->v[i];
+        if (!v->present)
+            continue;
+        const char *key = d->kind == IN_REF && !v->is_null ? input_ref_key(v) : NULL;
+        if (key && !json_utf8_ok(key))
+            continue; /* not valid JSON text: left out */
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, d->name);
+        sb_putc(b, ':');
+        if (v->is_null) {
+            sb_puts(b, "null");
+            continue;
+        }
+        switch (d->kind) {
+        case IN_NUMBER: put_num(b, v->num, v->num_was_int); break;
+        case IN_INTEGER: put_num(b, v->num, true); break;
+        case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+        case IN_ENUM: sb_json_string(b, d->enum_values[v->enum_index]); break;
+        case IN_QUANTITY: {
+            double shown = v->num;
+            units_to(v->num, d->unit, *d->dim, &shown);
+            put_num(b, shown, false);
+            break;
+        }
+        case IN_REF: sb_json_string(b, key); break;
+        case IN_LIST:
+            sb_putc(b, '[');
+            for (int k = 0; k < v->n_items; k++) {
+                if (k)
+                    sb_putc(b, ',');
+                sb_json_string(b, json_utf8_ok(v->items[k].name) ? v->items[k].name : "");
+            }
+            sb_putc(b, ']');
+            break;
+        }
+    }
+    sb_putc(b, '}');
+}
+
+/* {"output":"unit",...} for the outputs that have a unit. */
+static void write_units(strbuf *b, const solver_desc *s)
+{
+    sb_putc(b, '{');
+    bool first = true;
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const output_desc *d = &s->outputs[i];
+        if (!d->unit[0])
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, d->name);
+        sb_putc(b, ':');
+        sb_json_string(b, d->unit);
+    }
+    sb_putc(b, '}');
+}
+
+static const solver_parts *parts_of(const app *a, const solver_desc *s)
+{
+    const struct solve_parts *p = a->solve_parts;
+    for (size_t i = 0; p && i < solver_count(); i++)
+        if (solver_at(i) == s)
+            return p->by_solver[i].keys && p->by_solver[i].units ? &p->by_solver[i] : NULL;
+    return NULL;
+}
+
+void solve_parts_free(struct solve_parts *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < solver_count(); i++) {
+        for (size_t k = 0; p->by_solver[i].keys && k < solver_at(i)->n_outputs; k++)
+            free(p->by_solver[i].keys[k]);
+        free(p->by_solver[i].keys);
+        free(p->by_solver[i].key_len);
+        free(p->by_solver[i].units);
+    }
+    free(p->by_solver);
+    free(p);
+}
+
+/* NULL members of a solver's parts: rendered per answer. */
+struct solve_parts *solve_parts_build(void)
+{
+    struct solve_parts *p = calloc(1, sizeof *p);
+    if (!p || !(p->by_solver = calloc(solver_count(), sizeof *p->by_solver))) {
+        free(p);
+        return NULL;
+    }
+    for (size_t i = 0; i < solver_count(); i++) {
+        const solver_desc *s = solver_at(i);
+        solver_parts *f = &p->by_solver[i];
+        strbuf b;
+        sb_init(&b);
+        write_units(&b, s);
+        f->units = b.oom ? NULL : sb_detach(&b, &f->units_len);
+        sb_free(&b);
+        char **keys = calloc(s->n_outputs + 1, sizeof *keys);
+        f->key_len = calloc(s->n_outputs + 1, sizeof *f->key_len);
+        bool ok = keys && f->key_len;
+        for (size_t k = 0; ok && k < s->n_outputs; k++) {
+            sb_init(&b);
+            sb_json_string(&b, output_member_name(&s->outputs[k]));
+            sb_putc(&b, ':');
+            ok = !b.oom;
+            keys[k] = ok ? sb_detach(&b, &f->key_len[k]) : NULL;
+            sb_free(&b);
+        }
+        if (!ok && keys) {
+            for (size_t k = 0; k < s->n_outputs; k++)
+                free(keys[k]);
+            free(keys);
+            keys = NULL;
+        }
+        f->keys = keys;
+    }
+    return p;
+}
+
+static json_t *render_hw(const void *p) { return hardware_summary(p); }
+static json_t *render_model(const void *p) { return model_summary(p); }
+
+void solve_write(const app *a, app_response *resp, const solver_desc *s, const catalog_edition *ed,
+                 const solver_inputs *in, const solver_outputs *out)
+{
+    strbuf *b = &resp->body;
+    /* One allocation of 4 KiB up front (an answer is 2-3 KB) instead of growing from 256 B. */
+    if (b->cap < 4096) {
+        static const char room[4000];
+        sb_append(b, room, sizeof room);
+    }
+    sb_reset(b);
+    sb_puts(b, "{\"solver\":");
+    sb_json_string(b, s->name);
+    sb_puts(b, ",\"inputs\":");
+    write_echo(b, s, in);
+    sb_puts(b, ",\"result\":{");
+    const solver_parts *ps = parts_of(a, s);
+    const output_desc *open = NULL; /* the first member of the record being written */
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const output_desc *d = &s->outputs[i];
+        const output_value *v = &out->v[i];
+        size_t plen = output_record_len(d);
+        bool same = open && plen == output_record_len(open) && !memcmp(open->name, d->name, plen);
+        if (open && !same) {
+            sb_putc(b, '}');
+            open = NULL;
+        }
+        if (i)
+            sb_putc(b, ',');
+        if (plen && !open) {
+            sb_putc(b, '"');
+            sb_append(b, d->name, plen);
+            sb_puts(b, "\":{");
+            open = d;
+        }
+        if (ps) {
+            sb_append(b, ps->keys[i], ps->key_len[i]);
+        } else {
+            sb_json_string(b, output_member_name(d));
+            sb_putc(b, ':');
+        }
+        if (v->is_null) {
+            sb_puts(b, "null");
+            continue;
+        }
+        switch (d->kind) {
+        case OUT_STRING: sb_json_string(b, v->str ? v->str : ""); break;
+        case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+        case OUT_INTEGER: put_num(b, v->num, true); break;
+        case OUT_NUMBER: put_num(b, v->num, false); break;
+        }
+    }
+    if (open)
+        sb_putc(b, '}');
+    sb_puts(b, "},\"units\":");
+    if (ps)
+        sb_append(b, ps->units, ps->units_len);
+    else
+        write_units(b, s);
+    sb_puts(b, ",\"input_units\":{");
+    bool first = true;
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        if (s->inputs[i].kind != IN_QUANTITY || !in->v[i].present)
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, s->inputs[i].name);
+        sb_putc(b, ':');
+        sb_json_string(b, s->inputs[i].unit);
+    }
+    sb_puts(b, "},\"resolved\":{");
+    first = true;
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const input_value *v = &in->v[i];
+        bool hw = s->inputs[i].kind == IN_REF && v->ref_kind == REC_HARDWARE && v->ref,
+             model = s->inputs[i].kind == IN_REF && v->ref_kind == REC_MODEL && v->ref;
+        if (!v->present || v->is_null || !(hw || model))
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, s->inputs[i].name);
+        sb_putc(b, ':');
+        put_summary(a, b, v->ref, hw ? render_hw : render_model);
+    }
+    sb_puts(b, "},\"trace\":[");
+    first = true;
+    for (int i = 0; i < out->n_trace; i++)
+        put_message(b, out->trace[i], &first);
+    sb_puts(b, "],\"warnings\":[");
+    first = true;
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        const output_desc *d = &s->outputs[i];
+        const output_value *v = &out->v[i];
+        if ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !v->is_null && !isfinite(v->num)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "%s is %s, reported as null", d->name,
+                     isnan(v->num) ? "undefined (NaN)" : v->num > 0 ? "infinite" : "-infinite");
+            put_message(b, msg, &first);
+        }
+    }
+    for (int i = 0; i < out->n_warnings; i++)
+        put_message(b, out->warnings[i], &first);
+    sb_puts(b, "],\"catalog\":");
+    sb_json_string(b, edition_name(ed));
+    sb_puts(b, ",\"catalog_version\":");
+    sb_json_string(b, edition_version(ed));
+    sb_puts(b, "}\n");
+    resp->status = 200;
+    resp->content_type = JSON_CT;
+}
