@@ -28,10 +28,27 @@ stage() {
   fi
 }
 
+# ctest -V shows what the Criterion binaries print: failures, [SKIP] lines with
+# their reason, each binary's Synthesis line and the golden counts; the log
+# feeds the summary line.
 build_and_ctest() {
   local dir=$1; shift
   cmake -S . -B "$dir" "$@" >/dev/null && cmake --build "$dir" -j"$jobs" >/dev/null &&
-    ctest --test-dir "$dir" --output-on-failure
+    ctest --test-dir "$dir" -V > "$dir/ctest.log" 2>&1
+  local rc=$?
+  grep -E '^[0-9]+: (\[(FAIL|SKIP|----)\]|\[====\] Synthesis|golden: [0-9])' "$dir/ctest.log" | sed 's/^[0-9]*: //'
+  return $rc
+}
+
+# "N passed, F failed, S skipped" over the Criterion binaries of one build.
+test_counts() {
+  local log=$1/ctest.log
+  [ -f "$log" ] || { echo "not run"; return; }
+  local passing failing skipped
+  passing=$(grep -oE 'Synthesis: .*Passing: [0-9]+' "$log" | grep -oE 'Passing: [0-9]+' | awk '{s+=$2} END {print s+0}')
+  failing=$(grep -oE 'Synthesis: .*' "$log" | grep -oE '(Failing|Crashing): [0-9]+' | awk '{s+=$2} END {print s+0}')
+  skipped=$(grep -cE '^[0-9]+: \[SKIP\]' "$log")
+  echo "$passing passed, $failing failed, $skipped skipped"
 }
 
 # RelWithDebInfo: optimisation turns on warnings (-Wformat-truncation, ...) that Debug misses.
@@ -66,5 +83,7 @@ container() {
 }
 stage container container
 
+echo "tests (unit + API): $(test_counts build)"
+if [ -f build/tests/golden-summary.txt ]; then cat build/tests/golden-summary.txt; else echo "golden: not run"; fi
 echo "stages: $passed passed, $failed failed"
 [ "$failed" -eq 0 ] || { echo "failed stages: ${failed_names[*]}"; exit 1; }
