@@ -480,6 +480,14 @@ static json_t *split_commas(const char *v, const input_desc *d)
     return arr;
 }
 
+/* A list input's commas separate its items (regions=US_Avg,Quebec), not an
+ * axis's values: a list is swept only by POST /sweep, with arrays as values. */
+static bool is_list_input(const solver_desc *s, const char *name)
+{
+    int idx = solver_input_index(s, name);
+    return idx >= 0 && s->inputs[idx].kind == IN_LIST;
+}
+
 /* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
  * axis; everything else goes through the same query mapping as GET /solve. */
 static int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
@@ -495,7 +503,7 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
             json_object_set_new(body, "outputs", split_commas(v, NULL));
         } else if (!strcmp(k, "format") || !strcmp(k, "catalog")) {
             json_object_set_new(body, k, json_string(v));
-        } else if (strchr(v, ',') && !strchr(k, '.')) {
+        } else if (strchr(v, ',') && !strchr(k, '.') && !is_list_input(s, k)) {
             int idx = solver_input_index(s, k);
             if (idx < 0) {
                 char field[160]; /* named as GET /solve names it */
