@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian 12 packages mlsysd needs, only those missing.
 #   scripts/deps.sh build   # compiler, CMake, libmicrohttpd, jansson, libyaml
+#   scripts/deps.sh serve   # + curl and jq, which the README's examples use
 #   scripts/deps.sh test    # + Criterion, libcurl, clang (fuzzing, sanitizers), jq, wrk, valgrind
 set -euo pipefail
 want=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev)
+if [ "${1:-build}" = serve ]; then
+  want+=(curl jq)
+fi
 if [ "${1:-build}" = test ]; then
   want+=(libcriterion-dev libcurl4-openssl-dev clang libclang-rt-14-dev jq wrk valgrind curl python3)
 fi
@@ -15,5 +19,7 @@ done
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 echo "deps: installing ${missing[*]}" >&2
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# debconf's notes (no apt-utils, no terminal) are noise here; real errors still show.
+quiet() { "$@" 2> >(grep -v '^debconf' >&2) >/dev/null; }
+quiet $sudo apt-get update -qq
+quiet $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -36,6 +36,12 @@ typedef struct conn_track {
 } conn_track;
 
 #define DISCARD_MAX (64ULL << 20) /* bytes of an oversize body read and dropped before the 413 */
+/* The longest request target (path + query) answered; longer is a 414
+ * problem. Each connection's memory pool holds the request line and headers,
+ * so it is sized for this limit and ordinary headers (libmicrohttpd answers
+ * a line that overflows the pool with its own 414 page). */
+#define MAX_URI_BYTES 32768
+#define CONNECTION_MEMORY (128u * 1024u)
 
 struct server {
     struct MHD_Daemon *d;
@@ -60,6 +66,7 @@ typedef struct {
     unsigned long long bytes;
     bool queued;
     bool started;      /* the handler has seen this request (headers parsed) */
+    size_t uri_len;    /* the request target as received */
 } request_ctx;
 
 typedef struct {
@@ -323,6 +330,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     sb_init(&ctx->body);
     size_t n = strcspn(uri, "?");
     snprintf(ctx->path, sizeof ctx->path, "%.*s", (int)(n < sizeof ctx->path ? n : sizeof ctx->path - 1), uri);
+    ctx->uri_len = strlen(uri);
     ctx->route = R_OTHER;
     new_request_id(ctx->request_id, sizeof ctx->request_id);
     metrics_inflight(1);
@@ -453,6 +461,13 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
          * at once (the read deadline bounds the rest). */
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         unsigned long long announced = cl ? strtoull(cl, NULL, 10) : 0;
+        if (ctx->uri_len > MAX_URI_BYTES) {
+            char d[200];
+            snprintf(d, sizeof d,
+                     "the request target is %zu bytes; the limit is %d (send long inputs as a POST body instead)",
+                     ctx->uri_len, MAX_URI_BYTES);
+            return problem_now(srv, c, ctx, 414, "uri-too-long", d);
+        }
         if (announced > srv->cfg->max_body_bytes && announced <= DISCARD_MAX)
             ctx->too_large = true;
         else if (announced > srv->cfg->max_body_bytes) {
@@ -577,7 +592,8 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         flags, (uint16_t)cfg->port, NULL, NULL, handler, s, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_NOTIFY_COMPLETED, completed,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)CONNECTION_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, completed,
         s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!s->d) {

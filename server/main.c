@@ -161,15 +161,23 @@ int main(int argc, char **argv)
     /* Drain: readiness turns 503 at once so that load balancers stop sending;
      * new connections are still served for drain_delay (the balancer needs
      * that long to notice), then refused; in-flight requests get
-     * drain_timeout to finish. A second signal skips what is left. */
+     * drain_timeout to finish. A second signal skips what is left. Ctrl-C
+     * in a terminal has no balancer to wait for: no drain delay then. */
     struct timespec td;
     clock_gettime(CLOCK_MONOTONIC, &td);
     atomic_store(&a.draining, true);
-    snprintf(extra, sizeof extra, "\"signal\":\"%s\",\"drain_delay_s\":%g,\"drain_timeout_s\":%g,\"in_flight\":%ld",
-             sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_delay, cfg.drain_timeout, metrics_inflight_now());
+    bool interactive = sig == SIGINT && isatty(STDIN_FILENO);
+    double delay = interactive ? 0 : cfg.drain_delay;
+    snprintf(extra, sizeof extra,
+             "\"signal\":\"%s\",\"drain_delay_s\":%g,\"drain_timeout_s\":%g,\"in_flight\":%ld,\"why\":\"%s\"",
+             sig == SIGTERM ? "SIGTERM" : "SIGINT", delay, cfg.drain_timeout,
+             metrics_inflight_now(),
+             interactive ? "Ctrl-C in a terminal: no drain delay"
+                         : "readiness is 503 and new connections are served for the drain delay, so load balancers "
+                           "can stop sending; a second signal stops at once");
     log_line(LOG_INFO, "draining", extra);
     int sig2 = 0;
-    bool hurry = wait_signal(&stop, cfg.drain_delay, &sig2);
+    bool hurry = wait_signal(&stop, delay, &sig2);
     server_quiesce(srv);
     snprintf(extra, sizeof extra, "\"in_flight\":%ld", metrics_inflight_now());
     log_line(LOG_INFO, "refusing new connections", extra);

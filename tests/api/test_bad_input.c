@@ -27,7 +27,8 @@ typedef enum {
     G_LONG_UNIT,          /* a 200 KB quantity string */
     G_LONG_ID_BODY,       /* a 100 KB model id */
     G_LONG_QUERY,         /* a 20 KB query value (fits the request-line memory) */
-    G_HUGE_URI,           /* a 100 KB request line: refused by the HTTP layer */
+    G_OVER_URI,           /* a 40 KB request line: over the 32 KiB limit, answered by the service */
+    G_HUGE_URI,           /* a 300 KB request line: past the connection's memory, refused by the HTTP layer */
     G_LONG_PATH_ID,       /* /catalog/hardware/<5,000 characters> */
     G_LONG_SOLVER,        /* /solve/<5,000 characters> */
     G_MANY_QUERY_ARGS,    /* 100 query arguments */
@@ -251,6 +252,7 @@ static const bad_case CASES[] = {
     {"long_unit_string", NULL, NULL, NULL, NULL, G_LONG_UNIT, 400, "inputs.workload_data_rate", false},
     {"long_model_id", NULL, NULL, NULL, NULL, G_LONG_ID_BODY, 404, "inputs.model", false},
     {"long_query_value", "GET", NULL, NULL, NULL, G_LONG_QUERY, 404, "inputs.model", false},
+    {"request_line_over_limit", "GET", NULL, NULL, NULL, G_OVER_URI, 414, NULL, false},
     {"huge_request_line", "GET", NULL, NULL, NULL, G_HUGE_URI, 414, NULL, true},
     {"long_path_id", "GET", NULL, NULL, NULL, G_LONG_PATH_ID, 404, "id", false},
     {"long_solver_name", "GET", NULL, NULL, NULL, G_LONG_SOLVER, 404, "solver", false},
@@ -409,8 +411,11 @@ static void generate(gen_kind g, char **body, size_t *len, char **path)
     case G_LONG_QUERY:
         *path = gen_cat(21000, "/solve/single_node?hardware=A100&model=", "M", 20000, "", len);
         return;
+    case G_OVER_URI:
+        *path = gen_cat(41000, "/solve/single_node?hardware=A100&model=", "M", 40000, "", len);
+        return;
     case G_HUGE_URI:
-        *path = gen_cat(101000, "/solve/single_node?hardware=A100&model=", "M", 100000, "", len);
+        *path = gen_cat(301000, "/solve/single_node?hardware=A100&model=", "M", 300000, "", len);
         return;
     case G_LONG_PATH_ID:
         *path = gen_cat(6000, "/catalog/hardware/", "H", 5000, "", len);
