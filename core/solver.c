@@ -15,12 +15,20 @@ extern const solver_desc SOLVER_SINGLE_NODE;
 extern const solver_desc SOLVER_DATA;
 extern const solver_desc SOLVER_TRANSFORMATION;
 extern const solver_desc SOLVER_PIPELINE;
+extern const solver_desc SOLVER_COMPRESSION;
+extern const solver_desc SOLVER_SYNTHESIS;
+extern const solver_desc SOLVER_RESPONSIBLE_ENGINEERING;
+extern const solver_desc SOLVER_SCALING;
 
 static const solver_desc *const REGISTRY[] = {
     &SOLVER_SINGLE_NODE,
     &SOLVER_DATA,
     &SOLVER_TRANSFORMATION,
     &SOLVER_PIPELINE,
+    &SOLVER_COMPRESSION,
+    &SOLVER_SYNTHESIS,
+    &SOLVER_RESPONSIBLE_ENGINEERING,
+    &SOLVER_SCALING,
 };
 
 size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }

@@ -60,6 +60,12 @@ typedef struct {
      * unit is used to echo the value back. */
     const dimension *dim;
     const char *unit;
+    /* IN_QUANTITY: a quantity of dimension alt_dim is accepted too and
+     * converted into `dim` by multiplying its SI value by alt_factor
+     * (scaling: a compute budget in GPU time, at a reference sustained rate,
+     * becomes flop). NULL: only `dim`. */
+    const dimension *alt_dim;
+    double alt_factor;
     /* Default: absent means required (unless optional is true). For numbers,
      * integers, booleans and quantities def_num (SI for quantities, 0/1 for
      * booleans); for enums, ids: def_str. */

@@ -50,6 +50,20 @@ int workload_lower(const model_t *m, double b, lowered_graph *g, solver_error *e
     return 0;
 }
 
+int workload_size_bytes(const model_t *m, double b, double *bytes, solver_error *err)
+{
+    bool base = m->kind == WL_GENERIC || m->kind == WL_EMBODIED;
+    if (base && !isnan(m->model_size)) {
+        *bytes = m->model_size;
+        return 0;
+    }
+    if (isnan(m->parameters))
+        return solver_fail(err, "model", "%s has no 'parameters'; set parameters or model_size",
+                           workload_kind_name(m->kind));
+    *bytes = m->parameters * b;
+    return 0;
+}
+
 int workload_layer_count(const model_t *m)
 {
     /* The base Workload and DiffusionWorkload have no `layers` attribute. */

@@ -19,6 +19,11 @@ typedef struct {
  * neither parameters nor model_size (mlsysim: NotImplementedError). */
 int workload_lower(const model_t *m, double bytes_per_element, lowered_graph *g, solver_error *err);
 
+/* Workload.size_in_bytes(bytes_per_element): the base Workload prefers
+ * model_size when set; every subclass is parameters x b. -1 with err when
+ * neither is set (mlsysim: NotImplementedError). */
+int workload_size_bytes(const model_t *m, double bytes_per_element, double *bytes, solver_error *err);
+
 /* getattr(model, "layers", 1) or 1 */
 int workload_layer_count(const model_t *m);
 

@@ -378,7 +378,15 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
             return api_fail(err, 400, "invalid-input", field, "%s must be %s or a number in %s, got %s", d->name,
                             dim_describe(*d->dim, ex, sizeof ex), d->unit, json_type_name(j));
         }
-        if (units_parse_as(json_string_value(j), *d->dim, d->unit, &v->num, msg, sizeof msg) != UNITS_OK)
+        const char *text = json_string_value(j);
+        units_status st = units_parse_as(text, *d->dim, d->unit, &v->num, msg, sizeof msg);
+        double alt;
+        if (st == UNITS_DIMENSION && d->alt_dim &&
+            units_parse_as(text, *d->alt_dim, NULL, &alt, NULL, 0) == UNITS_OK) {
+            v->num = alt * d->alt_factor;   /* the descriptor's conversion (scaling: GPU time -> flop) */
+            st = UNITS_OK;
+        }
+        if (st != UNITS_OK)
             return api_fail(err, 400, "invalid-input", field, "%s: %s", d->name, msg);
         return 0;
     }

@@ -119,6 +119,15 @@ static const same_question EVERY_SOLVER[] = {
      "model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=16&is_training=false",
      "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,\"sample_size_bytes\":\"500 KB\","
      "\"cpu_workers\":16,\"is_training\":false}"},
+    {"compression", "model=Llama3_8B&hardware=A100&method=pruning&sparsity=0.5&sparsity_type=n_m",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"A100\",\"method\":\"pruning\",\"sparsity\":0.5,"
+     "\"sparsity_type\":\"n_m\"}"},
+    {"synthesis", "model=GPT2&target_latency=20%20ms&precision=int8&efficiency=0.3",
+     "{\"model\":\"GPT2\",\"target_latency\":\"20 ms\",\"precision\":\"int8\",\"efficiency\":0.3}"},
+    {"responsible_engineering", "base_training_time=10%20day&epsilon=0.1&min_subgroup_prevalence=0.2",
+     "{\"base_training_time\":\"10 day\",\"epsilon\":0.1,\"min_subgroup_prevalence\":0.2}"},
+    {"scaling", "compute_budget=1000%20day&target_model_size=8e9",
+     "{\"compute_budget\":\"1000 day\",\"target_model_size\":8e9}"},
 };
 
 static void get_vs_post(const same_question *q, const char *catalog)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/solver.h"
 #include "harness.h"
 
 static json_t *request(const char *method, const char *path, const char *body, long want_status)
@@ -50,6 +51,10 @@ static const struct {
     {"transformation",
      "{\"batch_size\":8,\"sample_size_bytes\":1000,\"cpu_throughput\":1,\"accelerator_step_time\":1}"},
     {"pipeline", "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"sample_size_bytes\":1000,\"cpu_throughput\":1}"},
+    {"compression", "{\"model\":\"ResNet50\",\"hardware\":\"A100\"}"},
+    {"synthesis", "{\"model\":\"ResNet50\",\"target_latency\":10}"},
+    {"responsible_engineering", "{\"base_training_time\":3600}"},
+    {"scaling", "{\"compute_budget\":1e21}"},
 };
 
 static const char *minimal_inputs(const char *solver)
@@ -72,7 +77,7 @@ Test(solvers_api, lists_the_four_solvers_with_inputs_and_outputs)
 {
     json_t *all = request("GET", "/solvers", NULL, 200);
     const json_t *list = json_object_get(all, "solvers");
-    cr_assert_eq(json_array_size(list), 4);
+    cr_assert_eq(json_array_size(list), solver_count());
     static const struct {
         const char *name, *alias;
     } want[] = {{"single_node", "SingleNodeModel"},

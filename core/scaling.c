@@ -1,0 +1,75 @@
+/* scaling.c - mlsysim ScalingModel (engine/solvers/training.py,
+ * reference/solvers.md §17): Chinchilla compute-optimal training. With
+ * C = 6 P D and D = 20 P (Hoffmann et al. 2022), a compute budget C gives
+ * P = sqrt(C / 120) parameters and D = 20 P tokens; with a fixed model size
+ * P the budget buys D = C / (6 P) tokens. A budget given as time is GPU time
+ * on the reference accelerator at its sustained utilization. */
+#include <math.h>
+
+#include "core/solver.h"
+
+/* engine/calibration.py and literature/data/chinchilla.yaml */
+#define REFERENCE_HARDWARE_FLOPS 989e12   /* H100 SXM FP16 dense, flop/s */
+#define REFERENCE_MFU_SUSTAINED 0.40
+#define CHINCHILLA_COMPUTE_CONSTANT 6.0   /* flop per parameter per token */
+#define CHINCHILLA_TOKENS_PER_PARAM 20.0
+
+enum { I_BUDGET, I_TARGET, I_N };
+static const input_desc INPUTS[I_N] = {
+    [I_BUDGET] = {.name = "compute_budget", .kind = IN_QUANTITY, .dim = &DIM_OPS, .unit = "flop",
+                  .alt_dim = &DIM_TIME, .alt_factor = REFERENCE_HARDWARE_FLOPS * REFERENCE_MFU_SUSTAINED,
+                  .check = CHECK_NONNEGATIVE,
+                  .description = "Training compute: operations (\"1e21 flop\", \"3.14e23 FLOP\") or GPU time "
+                                 "(\"1000 day\": x 989 TFLOP/s x 0.40 sustained)"},
+    [I_TARGET] = {.name = "target_model_size", .kind = IN_QUANTITY, .dim = &DIM_COUNTS, .unit = "count",
+                  .nullable = true, .optional = true, .check = CHECK_NONNEGATIVE,
+                  .description = "Fix the model size (\"8e9 count\") and get the tokens the budget buys; "
+                                 "null or 0: the compute-optimal size"},
+};
+
+enum { O_PARAMS, O_TOKENS, O_BUDGET, O_RATIO, O_N };
+static const output_desc OUTPUTS[O_N] = {
+    [O_PARAMS] = {"optimal_parameters", OUT_NUMBER, "", "Parameters: sqrt(C / 120), or the target size", false,
+                  false},
+    [O_TOKENS] = {"optimal_tokens", OUT_NUMBER, "", "Training tokens: 20 x parameters, or C / (6 x target)", false,
+                  false},
+    [O_BUDGET] = {"compute_budget", OUT_NUMBER, "flop", "The budget in operations", false, false},
+    [O_RATIO] = {"tokens_per_parameter", OUT_NUMBER, "", "optimal_tokens / optimal_parameters (0 at no budget)",
+                 false, false},
+};
+
+static int run_scaling(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    (void)err;
+    const double c = in_num(in, I_BUDGET);
+    double p, d;
+    /* mlsysim tests the target's truthiness: 0 means "not given". */
+    if (in_has(in, I_TARGET) && in_num(in, I_TARGET) != 0) {
+        p = in_num(in, I_TARGET);
+        d = c / (CHINCHILLA_COMPUTE_CONSTANT * p);
+    } else {
+        p = sqrt(c / (CHINCHILLA_COMPUTE_CONSTANT * CHINCHILLA_TOKENS_PER_PARAM));
+        d = CHINCHILLA_TOKENS_PER_PARAM * p;
+    }
+    out_num(out, O_PARAMS, p);
+    out_num(out, O_TOKENS, d);
+    out_num(out, O_BUDGET, c);
+    out_num(out, O_RATIO, p > 0 ? d / p : 0.0);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"ScalingModel", NULL};
+
+const solver_desc SOLVER_SCALING = {
+    .name = "scaling",
+    .aliases = ALIASES,
+    .title = "Scaling law: compute-optimal parameters and tokens for a compute budget (Chinchilla)",
+    .description = "mlsysim ScalingModel. C = 6 P D with D = 20 P (Hoffmann et al. 2022): P = sqrt(C / 120), "
+                   "D = 20 P; for a fixed model size, D = C / (6 P). A budget in GPU time is converted at "
+                   "989 TFLOP/s x 0.40.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_scaling,
+};

@@ -1,0 +1,599 @@
+/* test_analysis.c - the model-analysis solvers called directly, without the
+ * server: compression (reference/solvers.md §28), synthesis (§7), and the
+ * scalar solvers responsible_engineering (§26) and scaling (§17).
+ *
+ * Inputs are built by hand the way the generic layer leaves them (defaults
+ * from the descriptor, bound checks and constraints, then run()), on
+ * hand-made accelerators and workloads with round numbers, so every expected
+ * value is a short calculation written next to it. Golden parity over HTTP
+ * is in tests/api/test_golden.c. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/model.h"
+#include "core/precision.h"
+#include "core/solver.h"
+
+/* ---- harness: one solver call at a time ------------------------------------ */
+
+static const solver_desc *S;
+static solver_inputs IN;
+static solver_outputs OUT;
+static solver_error ERR;
+
+static void use_solver(const char *name)
+{
+    S = solver_find(name);
+    cr_assert_not_null(S, "solver %s is not registered", name);
+    memset(&IN, 0, sizeof IN);
+    for (size_t i = 0; i < S->n_inputs; i++) {
+        const input_desc *d = &S->inputs[i];
+        if (!d->has_default)
+            continue;
+        IN.v[i].present = IN.v[i].defaulted = true;
+        if (d->kind == IN_ENUM) {
+            int k = -1;
+            for (int j = 0; d->enum_values[j]; j++)
+                if (strcmp(d->enum_values[j], d->def_str) == 0)
+                    k = j;
+            cr_assert_geq(k, 0, "default %s of %s is not one of its values", d->def_str, d->name);
+            IN.v[i].enum_index = k;
+        } else {
+            IN.v[i].num = d->def_num;
+        }
+    }
+}
+
+static input_value *slot(const char *name)
+{
+    int i = solver_input_index(S, name);
+    cr_assert_geq(i, 0, "%s has no input %s", S->name, name);
+    input_value *x = &IN.v[i];
+    x->present = true;
+    x->defaulted = false;
+    return x;
+}
+
+static void set_num(const char *name, double v) { slot(name)->num = v; }
+
+/* An integer literal, printed as an int in validation messages. */
+static void set_int(const char *name, double v)
+{
+    input_value *x = slot(name);
+    x->num = v;
+    x->num_was_int = true;
+}
+
+static void set_enum(const char *name, const char *value)
+{
+    int i = solver_input_index(S, name);
+    cr_assert_geq(i, 0);
+    const char *const *values = S->inputs[i].enum_values;
+    int k = -1;
+    for (int j = 0; values[j]; j++)
+        if (strcmp(values[j], value) == 0)
+            k = j;
+    cr_assert_geq(k, 0, "%s is not a value of %s", value, name);
+    slot(name)->enum_index = k;
+}
+
+static void set_ref(const char *name, const void *rec, record_kind kind)
+{
+    input_value *x = slot(name);
+    x->ref = rec;
+    x->ref_kind = (unsigned char)kind;
+}
+
+static void set_hw(const hw_node *h) { set_ref("hardware", h, REC_HARDWARE); }
+static void set_model(const model_t *m) { set_ref("model", m, REC_MODEL); }
+
+/* As the server does: bound checks in table order, constraints, then run(). */
+static int solve(void)
+{
+    memset(&OUT, 0, sizeof OUT);
+    memset(&ERR, 0, sizeof ERR);
+    for (size_t i = 0; i < S->n_inputs; i++)
+        if (solver_check_input(S, i, &IN.v[i], &ERR) != 0)
+            return -1;
+    if (solver_check_constraints(S, &IN, &ERR) != 0)
+        return -1;
+    return S->run(&IN, &OUT, &ERR);
+}
+
+static void solve_ok(void)
+{
+    int rc = solve();
+    cr_assert_eq(rc, 0, "%s failed: [%s] %s", S->name, ERR.field, ERR.detail);
+}
+
+static void solve_fails(const char *field, const char *detail)
+{
+    cr_assert_neq(solve(), 0, "%s should fail", S->name);
+    cr_expect_eq(ERR.status, 400);
+    cr_expect_str_eq(ERR.field, field);
+    cr_expect(strstr(ERR.detail, detail) != NULL, "detail \"%s\" lacks \"%s\"", ERR.detail, detail);
+}
+
+static const output_value *out(const char *name)
+{
+    int i = solver_output_index(S, name);
+    cr_assert_geq(i, 0, "%s has no output %s", S->name, name);
+    return &OUT.v[i];
+}
+
+static double num(const char *name)
+{
+    const output_value *v = out(name);
+    cr_assert(!v->is_null, "%s is null", name);
+    return v->num;
+}
+
+static bool rel_eq(double a, double b)
+{
+    if (a == b)
+        return true;
+    return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+#define expect_num(name, want) \
+    cr_expect(rel_eq(num(name), (want)), "%s = %.17g, want %.17g", name, num(name), (double)(want))
+#define expect_str(name, want) cr_expect_str_eq(out(name)->str, (want), "%s", name)
+#define expect_flag(name, want) cr_expect_eq(num(name) != 0, (want), "%s", name)
+
+/* ---- hand-made accelerators and workloads ------------------------------------ */
+
+/* 100 TFLOP/s, 100 GB at 1 TB/s, no dispatch tax; every optional field absent. */
+static hw_node mk_hw(void)
+{
+    hw_node h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.key, sizeof h.key, "Toy");
+    snprintf(h.name, sizeof h.name, "Toy");
+    h.peak_flops = 1e14;
+    h.mem_capacity = 100e9;
+    h.mem_bandwidth = 1e12;
+    h.sram_capacity = h.sram_bandwidth = h.flash_capacity = h.flash_bandwidth = NAN;
+    h.storage_capacity = h.storage_bandwidth = NAN;
+    h.interconnect_bw = NAN;
+    h.nvlink_bw = h.nvlink_latency = NAN;
+    h.tdp = h.unit_cost = NAN;
+    return h;
+}
+
+static void add_precision(hw_node *h, const char *key, double flops)
+{
+    hw_precision_flops *p = &h->precisions[h->n_precisions++];
+    snprintf(p->name, sizeof p->name, "%s", key);
+    p->flops = flops;
+}
+
+static model_t mk_model(workload_kind kind, double params, double flops)
+{
+    model_t m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.key, sizeof m.key, "Toy%s", workload_kind_name(kind));
+    snprintf(m.name, sizeof m.name, "Toy%s", workload_kind_name(kind));
+    m.kind = kind;
+    m.parameters = params;
+    m.inference_flops = flops;
+    m.model_size = NAN;
+    m.active_parameters = NAN;
+    m.layers = 1;
+    return m;
+}
+
+/* An LLM-like model: 1 B parameters, 2 GFLOP per token. At FP32 its 4e9 B of
+ * weights take 4 ms at 1 TB/s, its ops 0.02 ms at 100 TFLOP/s: memory-bound. */
+static model_t llm(void) { return mk_model(WL_TRANSFORMER, 1e9, 2e9); }
+
+/* A CNN-like model: 1 M parameters, 1 TFLOP. At FP32, 4e6 B take 0.004 ms,
+ * 1e12 flop take 10 ms: compute-bound. */
+static model_t heavy_cnn(void) { return mk_model(WL_CNN, 1e6, 1e12); }
+
+/* ======================================================================== */
+/* compression                                                              */
+/* ======================================================================== */
+
+static void compress(const model_t *m, const hw_node *h, const char *method, int bits, double sparsity,
+                     const char *type)
+{
+    use_solver("compression");
+    set_model(m);
+    set_hw(h);
+    set_enum("method", method);
+    set_int("target_bitwidth", bits);
+    set_num("sparsity", sparsity);
+    set_enum("sparsity_type", type);
+    solve_ok();
+}
+
+Test(compression, defaults_are_int8_quantization)
+{
+    hw_node h = mk_hw();
+    model_t m = llm();
+    use_solver("compression");
+    set_model(&m);
+    set_hw(&h);
+    solve_ok();
+    /* 32 / 8 = 4; memory-bound, so the speed-up is the ratio. */
+    expect_num("original_size", 4e9);
+    expect_num("compressed_size", 1e9);
+    expect_num("compression_ratio", 4.0);
+    expect_num("estimated_accuracy_delta", -0.002);
+    expect_num("memory_savings", 75.0);
+    expect_num("inference_speedup", 4.0);
+}
+
+Test(compression, quantization_accuracy_by_bit_width)
+{
+    hw_node h = mk_hw();
+    model_t m = llm();
+    static const struct {
+        int bits;
+        double ratio, delta;
+    } rows[] = {
+        {32, 1.0, 0.0},           /* >= 16: lossless, ratio 32 / 32 */
+        {16, 2.0, 0.0},           /* FP16 */
+        {12, 32.0 / 12, -0.025},  /* 4 <= bits < 16, not 8: the INT4 estimate */
+        {8, 4.0, -0.002},         /* the FP8 estimate */
+        {4, 8.0, -0.025},
+        {3, 32.0 / 3, -0.05},     /* below 4 bits */
+        {1, 32.0, -0.05},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        compress(&m, &h, "quantization", rows[i].bits, 0, "unstructured");
+        expect_num("compression_ratio", rows[i].ratio);
+        expect_num("estimated_accuracy_delta", rows[i].delta);
+        expect_num("compressed_size", 4e9 / rows[i].ratio);
+        expect_num("memory_savings", (1 - 1 / rows[i].ratio) * 100);
+        expect_num("inference_speedup", rows[i].ratio); /* memory-bound */
+    }
+}
+
+Test(compression, compute_bound_speedup_is_the_native_rate)
+{
+    /* heavy_cnn is compute-bound, so only a native rate at the width helps:
+     * int8 at 2x the peak -> min(2, 32/8 = 4) = 2; int4 at 10x -> min(10, 8) = 8;
+     * no fp16 entry -> 1; no int2 entry -> 1. */
+    hw_node h = mk_hw();
+    add_precision(&h, "int8", 2e14);
+    add_precision(&h, "int4", 1e15);
+    model_t m = heavy_cnn();
+    compress(&m, &h, "quantization", 8, 0, "unstructured");
+    expect_num("inference_speedup", 2.0);
+    expect_num("compression_ratio", 4.0);
+    expect_num("original_size", 4e6);
+    compress(&m, &h, "quantization", 4, 0, "unstructured");
+    expect_num("inference_speedup", 8.0);
+    compress(&m, &h, "quantization", 16, 0, "unstructured");
+    expect_num("inference_speedup", 1.0);
+    expect_num("compression_ratio", 2.0);
+    compress(&m, &h, "quantization", 2, 0, "unstructured");
+    expect_num("inference_speedup", 1.0);
+    /* fp16 listed at 4x: min(4, 32/16 = 2) = 2 (the "fp" key above 8 bits). */
+    add_precision(&h, "fp16", 4e14);
+    compress(&m, &h, "quantization", 16, 0, "unstructured");
+    expect_num("inference_speedup", 2.0);
+}
+
+Test(compression, regime_edges_of_calc_bottleneck)
+{
+    hw_node h = mk_hw();
+    add_precision(&h, "int8", 3e14);
+    /* No ops (a bare model_size workload lowers to 0 flop): memory-bound, the
+     * speed-up is the ratio; the size is model_size whatever the width. */
+    model_t sized = mk_model(WL_GENERIC, NAN, NAN);
+    sized.model_size = 1e9;
+    compress(&sized, &h, "quantization", 8, 0, "unstructured");
+    expect_num("original_size", 1e9);
+    expect_num("compressed_size", 2.5e8);
+    expect_num("inference_speedup", 4.0);
+    /* No weight bytes but ops: compute-bound, int8 at 3x -> min(3, 4) = 3. */
+    model_t weightless = mk_model(WL_GENERIC, NAN, 1e9);
+    weightless.model_size = 0;
+    compress(&weightless, &h, "quantization", 8, 0, "unstructured");
+    expect_num("inference_speedup", 3.0);
+    expect_num("original_size", 0.0);
+    /* A tie (t_memory == t_compute) is Compute: 1e6 params x 4 B = 4e6 B take
+     * 4 us at 1 TB/s; 4e8 flop take 4 us at 100 TFLOP/s. */
+    model_t tie = mk_model(WL_CNN, 1e6, 4e8);
+    compress(&tie, &h, "quantization", 8, 0, "unstructured");
+    expect_num("inference_speedup", 3.0);
+}
+
+Test(compression, base_workload_size_prefers_model_size)
+{
+    /* Workload.size_in_bytes takes model_size when set, even with parameters;
+     * the regime still uses the lowered graph (1e8 params x 4 B). */
+    hw_node h = mk_hw();
+    model_t m = mk_model(WL_GENERIC, 1e8, NAN);
+    m.model_size = 3e9;
+    compress(&m, &h, "quantization", 4, 0, "unstructured");
+    expect_num("original_size", 3e9);
+    expect_num("compressed_size", 3e9 / 8);
+}
+
+Test(compression, pruning_by_sparsity_type)
+{
+    hw_node h = mk_hw();
+    model_t m = llm();
+    /* s = 0.75 structured: ratio 1 / 0.25 = 4; past the 0.5 threshold the
+     * delta is -0.01 e^(2 x 0.75) = -0.01 e^1.5; structured speeds up 4x. */
+    compress(&m, &h, "pruning", 8, 0.75, "structured");
+    expect_num("compression_ratio", 4.0);
+    expect_num("estimated_accuracy_delta", -0.01 * exp(1.5));
+    expect_num("inference_speedup", 4.0);
+    expect_num("compressed_size", 1e9);
+    expect_num("memory_savings", 75.0);
+    /* s = 0.5 unstructured: ratio 2, the mild delta (threshold inclusive), no speed-up. */
+    compress(&m, &h, "pruning", 8, 0.5, "unstructured");
+    expect_num("compression_ratio", 2.0);
+    expect_num("estimated_accuracy_delta", -0.001);
+    expect_num("inference_speedup", 1.0);
+    /* 2:4 within 0.05 of 50 %: 2x; s = 0.52 -> ratio 1 / 0.48. */
+    compress(&m, &h, "pruning", 8, 0.52, "n_m");
+    expect_num("inference_speedup", 2.0);
+    expect_num("compression_ratio", 1 / 0.48);
+    expect_num("estimated_accuracy_delta", -0.01 * exp(1.04));
+    /* 2:4 at 30 %: no speed-up; ratio 1 / 0.7. */
+    compress(&m, &h, "pruning", 8, 0.3, "n_m");
+    expect_num("inference_speedup", 1.0);
+    expect_num("compression_ratio", 1 / 0.7);
+    expect_num("estimated_accuracy_delta", -0.001);
+    /* Fully pruned: ratio fixed at 100, savings 99 %, delta -0.01 e^2. */
+    compress(&m, &h, "pruning", 8, 1.0, "structured");
+    expect_num("compression_ratio", 100.0);
+    expect_num("memory_savings", 99.0);
+    expect_num("compressed_size", 4e7);
+    expect_num("estimated_accuracy_delta", -0.01 * exp(2.0));
+    expect_num("inference_speedup", 100.0);
+    /* Nothing pruned: ratio 1, savings 0, the mild delta still applies. */
+    compress(&m, &h, "pruning", 8, 0.0, "structured");
+    expect_num("compression_ratio", 1.0);
+    expect_num("memory_savings", 0.0);
+    expect_num("estimated_accuracy_delta", -0.001);
+}
+
+Test(compression, distillation_changes_nothing)
+{
+    hw_node h = mk_hw();
+    model_t m = llm();
+    compress(&m, &h, "distillation", 4, 0.9, "structured");
+    expect_num("original_size", 4e9);
+    expect_num("compressed_size", 4e9);
+    expect_num("compression_ratio", 1.0);
+    expect_num("estimated_accuracy_delta", 0.0);
+    expect_num("memory_savings", 0.0);
+    expect_num("inference_speedup", 1.0);
+}
+
+Test(compression, validation_messages)
+{
+    hw_node h = mk_hw();
+    model_t m = llm();
+    use_solver("compression");
+    set_model(&m);
+    set_hw(&h);
+    set_int("target_bitwidth", 0);
+    solve_fails("target_bitwidth", "target_bitwidth must be >= 1, got 0");
+    use_solver("compression");
+    set_model(&m);
+    set_hw(&h);
+    set_num("sparsity", 1.5);
+    solve_fails("sparsity", "sparsity must be in [0.0, 1.0], got 1.5");
+    set_num("sparsity", -0.25);
+    solve_fails("sparsity", "sparsity must be in [0.0, 1.0], got -0.25");
+}
+
+Test(compression, records_it_cannot_use)
+{
+    hw_node h = mk_hw();
+    model_t empty = mk_model(WL_GENERIC, NAN, NAN);
+    use_solver("compression");
+    set_model(&empty);
+    set_hw(&h);
+    solve_fails("model", "no 'parameters'");
+    /* Quantization needs the roofline regime: no bandwidth is a 400, not a division by zero. */
+    model_t m = llm();
+    hw_node flat = mk_hw();
+    flat.mem_bandwidth = 0;
+    use_solver("compression");
+    set_model(&m);
+    set_hw(&flat);
+    solve_fails("hardware", "positive peak_flops and memory bandwidth");
+    /* Pruning does not look at the hardware. */
+    compress(&m, &flat, "pruning", 8, 0.5, "structured");
+    expect_num("inference_speedup", 2.0);
+}
+
+/* ======================================================================== */
+/* synthesis                                                                */
+/* ======================================================================== */
+
+static void synthesis(const model_t *m, double target_s, const char *prec, double eff)
+{
+    use_solver("synthesis");
+    set_model(m);
+    set_num("target_latency", target_s);
+    set_enum("precision", prec);
+    set_num("efficiency", eff);
+    solve_ok();
+}
+
+Test(synthesis, inverse_roofline)
+{
+    /* fp16: W = 2e9 B, O = 2e9 flop, T = 20 ms: bw = 2e9 / 0.02 = 1e11 B/s = 100 GB/s;
+     * flops = 2e9 / (0.02 x 0.5) = 2e11; ratio 2e11 / 1e11 = 2. */
+    model_t m = llm();
+    synthesis(&m, 0.02, "fp16", 0.5);
+    expect_num("required_bw", 100.0);
+    expect_num("required_flops", 2e11);
+    expect_num("required_memory", 2e9);
+    expect_num("compute_memory_ratio", 2.0);
+    expect_num("model_size", 2e9);
+    expect_num("total_ops", 2e9);
+    /* int4 at efficiency 0.25: W = 5e8 -> 25 GB/s; flops = 2e9 / 0.005 = 4e11; ratio 16. */
+    synthesis(&m, 0.02, "int4", 0.25);
+    expect_num("required_bw", 25.0);
+    expect_num("required_flops", 4e11);
+    expect_num("compute_memory_ratio", 16.0);
+}
+
+Test(synthesis, base_workload_size_and_ops)
+{
+    /* A base Workload with model_size 1e9 and 1e8 parameters: size 1e9 B at any
+     * precision; ops 2 x 1e8 (no inference_flops). T = 1 s: 1 GB/s, 4e8 flop/s, ratio 0.4. */
+    model_t m = mk_model(WL_GENERIC, 1e8, NAN);
+    m.model_size = 1e9;
+    synthesis(&m, 1.0, "fp32", 0.5);
+    expect_num("required_bw", 1.0);
+    expect_num("required_memory", 1e9);
+    expect_num("total_ops", 2e8);
+    expect_num("required_flops", 4e8);
+    expect_num("compute_memory_ratio", 0.4);
+}
+
+Test(synthesis, bad_inputs)
+{
+    model_t m = llm();
+    use_solver("synthesis");
+    set_model(&m);
+    set_num("target_latency", 0);
+    solve_fails("target_latency", "target_latency must be positive, got 0.0 ms");
+    set_num("target_latency", 0.02);
+    set_int("efficiency", 0);
+    solve_fails("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
+    model_t empty = mk_model(WL_GENERIC, NAN, NAN);
+    use_solver("synthesis");
+    set_model(&empty);
+    set_num("target_latency", 0.02);
+    solve_fails("model", "no 'parameters'");
+    model_t weightless = mk_model(WL_GENERIC, NAN, 1e9);
+    weightless.model_size = 0;
+    use_solver("synthesis");
+    set_model(&weightless);
+    set_num("target_latency", 0.02);
+    solve_fails("model", "has no weight bytes");
+}
+
+/* ======================================================================== */
+/* responsible_engineering                                                  */
+/* ======================================================================== */
+
+static void responsible(double base_s, double epsilon, double prevalence)
+{
+    use_solver("responsible_engineering");
+    set_num("base_training_time", base_s);
+    set_num("epsilon", epsilon);
+    set_num("min_subgroup_prevalence", prevalence);
+    solve_ok();
+}
+
+Test(responsible_engineering, defaults)
+{
+    /* epsilon 1: 1 + 2 / 1 = 3; prevalence 0.01: 1 / 0.01 = 100. */
+    use_solver("responsible_engineering");
+    set_num("base_training_time", 3600);
+    solve_ok();
+    expect_num("dp_slowdown_factor", 3.0);
+    expect_num("effective_training_time", 10800.0);
+    expect_num("additional_data_requirement", 100.0);
+}
+
+Test(responsible_engineering, budgets_and_floors)
+{
+    /* epsilon 8: 1 + 2 / 8 = 1.25; prevalence 0.2: 5. */
+    responsible(100, 8, 0.2);
+    expect_num("dp_slowdown_factor", 1.25);
+    expect_num("effective_training_time", 125.0);
+    expect_num("additional_data_requirement", 5.0);
+    /* epsilon 0.001 is costed at 0.01: 1 + 200 = 201; prevalence 1e-9 at 1e-6: 1e6. */
+    responsible(1, 0.001, 1e-9);
+    expect_num("dp_slowdown_factor", 201.0);
+    expect_num("effective_training_time", 201.0);
+    expect_num("additional_data_requirement", 1e6);
+    /* At the floors exactly: the same. A zero base time stays zero. */
+    responsible(0, 0.01, 1e-6);
+    expect_num("dp_slowdown_factor", 201.0);
+    expect_num("effective_training_time", 0.0);
+    expect_num("additional_data_requirement", 1e6);
+}
+
+Test(responsible_engineering, bad_inputs)
+{
+    use_solver("responsible_engineering");
+    set_num("base_training_time", -1);
+    solve_fails("base_training_time", "base_training_time must be non-negative, got -1.0 s");
+    use_solver("responsible_engineering");
+    set_num("base_training_time", 1);
+    set_int("delta", 2);
+    solve_fails("delta", "delta must be in [0.0, 1.0], got 2");
+}
+
+/* ======================================================================== */
+/* scaling                                                                  */
+/* ======================================================================== */
+
+static void scaling(double budget_flop)
+{
+    use_solver("scaling");
+    set_num("compute_budget", budget_flop);
+}
+
+Test(scaling, chinchilla_optimum)
+{
+    /* C = 1.2e20: P = sqrt(1.2e20 / 120) = 1e9; D = 20 P = 2e10. */
+    scaling(1.2e20);
+    solve_ok();
+    expect_num("optimal_parameters", 1e9);
+    expect_num("optimal_tokens", 2e10);
+    expect_num("compute_budget", 1.2e20);
+    expect_num("tokens_per_parameter", 20.0);
+    /* A null target and a zero target (falsy upstream) are the same question. */
+    scaling(1.2e20);
+    slot("target_model_size")->is_null = true;
+    solve_ok();
+    expect_num("optimal_parameters", 1e9);
+    scaling(1.2e20);
+    set_num("target_model_size", 0);
+    solve_ok();
+    expect_num("optimal_tokens", 2e10);
+}
+
+Test(scaling, fixed_model_size)
+{
+    /* C = 6e21, P = 1e9: D = 6e21 / (6 x 1e9) = 1e12; 1000 tokens per parameter. */
+    scaling(6e21);
+    set_num("target_model_size", 1e9);
+    solve_ok();
+    expect_num("optimal_parameters", 1e9);
+    expect_num("optimal_tokens", 1e12);
+    expect_num("tokens_per_parameter", 1000.0);
+}
+
+Test(scaling, no_budget)
+{
+    /* C = 0: P = 0, D = 0, and the ratio is 0 rather than 0 / 0. */
+    scaling(0);
+    solve_ok();
+    expect_num("optimal_parameters", 0.0);
+    expect_num("optimal_tokens", 0.0);
+    expect_num("tokens_per_parameter", 0.0);
+}
+
+Test(scaling, time_budget_conversion_and_bounds)
+{
+    /* A time budget is GPU time at 989 TFLOP/s x 0.40 = 3.956e14 flop/s
+     * (one GPU-day = 86400 x 3.956e14 = 3.417984e19 flop); the server applies it. */
+    use_solver("scaling");
+    const input_desc *d = &S->inputs[solver_input_index(S, "compute_budget")];
+    cr_assert_not_null(d->alt_dim);
+    cr_expect(dim_eq(*d->alt_dim, DIM_TIME));
+    cr_expect(rel_eq(86400 * d->alt_factor, 3.417984e19), "alt_factor %.17g", d->alt_factor);
+    scaling(-1);
+    solve_fails("compute_budget", "compute_budget must be non-negative, got -1.0 flop");
+}
