@@ -1,11 +1,10 @@
 /* catalog_internal.h - shared between the catalog's own files (not an API).
  *
- * entry.c knows the catalog entry format: which field paths exist for a
- * hardware node and a workload, what each one is (quantity of which
- * dimension, whole number, string, ...), how to read one entry into an
- * hw_node / model_t (cat_extract), and how to lay override fields over an
- * entry (cat_merge). catalog.c loads files, builds editions and indexes,
- * and answers lookups. */
+ * kinds.c is the data: the table of kinds (catalog_kind) and each kind's
+ * field table (fspec), i.e. the format of catalog entries. entry.c reads an
+ * entry into its record (cat_extract) and lays override fields over an
+ * entry (cat_merge), for every kind, from those tables. catalog.c loads
+ * files, builds editions and indexes, and answers lookups. */
 #ifndef MLSYSD_CATALOG_INTERNAL_H
 #define MLSYSD_CATALOG_INTERNAL_H
 
@@ -14,14 +13,116 @@
 #include <stddef.h>
 
 #include "catalog/catalog.h"
+#include "core/fleet.h"
+
+/* ---- the entry format ---------------------------------------------------- */
+
+typedef enum {
+    T_QTY,   /* quantity of the field's unit: {"value","unit"[,"si","si_unit"]}, "80 GiB" or SI number */
+    T_QANY,  /* quantity of any unit, display only: {"value","unit","si","si_unit"} */
+    T_INT,   /* whole number >= fspec.imin                                 */
+    T_NUM,   /* plain number (its unit, if any, is in the field's name)     */
+    T_STR,   /* string                                                     */
+    T_BOOL,
+    T_OBJ,   /* nested object with its own field table, or null            */
+    T_QMAP,  /* object of name -> flop/s quantity (precision_flops)        */
+    T_REF,   /* an entry of another kind: an id or an inline object        */
+    T_ANY    /* kept for display, not interpreted (provenance, source)     */
+} ftype;
+
+typedef enum { U_NONE, U_FLOPS, U_FLOP, U_B, U_BPS, U_S, U_W, U_J, U_USD, U_COUNT, U_HZ } ukind;
+
+/* Slots of the hardware and workload readers (entry.c: fill_hw,
+ * fill_model), which check more than one field at a time; the other kinds
+ * store each field at its offset in the record (fspec.at). S_KEY..S_GROUP
+ * serve every kind. */
+enum {
+    S_NONE = 0,
+    S_KEY, S_ID, S_NAME, S_GROUP, S_YEAR,
+    S_PEAK, S_MEM_CAP, S_MEM_BW, S_SRAM_CAP, S_SRAM_BW, S_FLASH_CAP, S_FLASH_BW,
+    S_STORAGE, S_STO_CAP, S_STO_BW,
+    S_IC, S_IC_NAME, S_IC_BW,
+    S_NV, S_NV_BW, S_NV_LAT,
+    S_TDP, S_COST, S_DISPATCH,
+    S_TYPE, S_ARCH, S_PARAMS, S_FLOPS, S_SIZE, S_ACTIVE,
+    S_LAYERS, S_HIDDEN, S_HEADS, S_KV_HEADS, S_EXPERTS, S_ACTIVE_EXPERTS, S_STATE, S_DENOISE,
+    S__N
+};
+
+typedef struct fspec {
+    const char *name;
+    ftype type;
+    ukind unit;                    /* T_QTY                                       */
+    int slot;                      /* S_* (hardware, models, and every kind's ids) */
+    const struct fspec *sub;       /* T_OBJ                                       */
+    const char *const *choices;    /* T_STR with a closed set of values           */
+    size_t at;                     /* 1 + offset of the value in the record; 0 = not stored there */
+    size_t size;                   /* T_STR stored at `at`: the buffer size       */
+    size_t has_at;                 /* T_REF that may be null: 1 + offset of its bool "given" flag */
+    record_kind ref;               /* T_REF: the kind it refers to                */
+    bool required;
+    bool summary;                  /* one of the kind's key figures in list views */
+    int imin;                      /* T_INT: smallest value                       */
+    int idef;                      /* T_INT stored at `at`: value when absent     */
+    double def;                    /* T_QTY/T_NUM stored at `at`: value when absent (NAN = None) */
+    const char *def_str;           /* T_STR stored at `at`: value when absent     */
+} fspec;
+
+typedef struct cat_walk cat_walk;
+
+/* One row of the kinds table (kinds.c). */
+struct catalog_kind {
+    const char *plural;       /* "fabrics": /catalog/fabrics, the section of catalog files */
+    const char *singular;     /* "fabric": messages                                        */
+    const char *overlay;      /* dotted member of an edition overlay file with this kind's changes */
+    const char *id_prefix;    /* mlsysim path of a new entry: <prefix>.<key> ...           */
+    bool group_in_id;         /* ... or <prefix>.<group>.<key>, group "Custom" by default  */
+    const char *example;      /* an id for messages                                        */
+    int record;               /* record_kind, or -1: display only                          */
+    size_t size;              /* record size (display only: sizeof(rec_ident))             */
+    const fspec *fields;
+    /* Reads the slots into the record and checks what spans fields
+     * (hardware, models); NULL = the generic reader (offsets, defaults,
+     * required fields). */
+    int (*fill)(cat_walk *w, void *rec);
+    /* The list-view summary of a record; NULL = the generic one
+     * (key, id, name and the fields marked `summary`). */
+    json_t *(*summary)(const void *rec);
+};
+
+extern const catalog_kind cat_kinds[];
+#define CAT_N_KINDS 15
+
+/* Index of a kind in cat_kinds. */
+size_t cat_kind_index(const catalog_kind *k);
+
+/* Readers of the hardware and workload slots (entry.c), for the kinds table. */
+int cat_fill_hardware(cat_walk *w, void *rec);
+int cat_fill_model(cat_walk *w, void *rec);
+/* List-view summaries of hardware and workloads (kinds.c). */
+json_t *cat_summary_hardware(const void *rec);
+json_t *cat_summary_model(const void *rec);
+
+/* ---- reading entries ------------------------------------------------------ */
+
+/* How cat_extract resolves a T_REF field (an id or an inline object of
+ * kind `k`) into `out` (a record of that kind). Returns 0, 404 (unknown id)
+ * or 400 with field (relative to v) and err = "<field>: <what>" like
+ * cat_extract. */
+typedef struct {
+    int (*fn)(void *ctx, const catalog_kind *k, const json_t *v, void *out, char *field,
+              size_t fieldlen, char *err, size_t errlen);
+    void *ctx;
+} cat_resolver;
 
 /* Read one entry (catalog file entry, overlaid entry or merged inline object)
- * into *out (an hw_node for CAT_HARDWARE, a model_t for CAT_MODEL). Every
- * field of the entry is checked against the format: an unknown name, a
- * wrong type, a quantity of the wrong dimension or a missing required field
- * is an error. Returns 0, or 400 with `field` = dotted path of the offending
- * field ("" for the entry itself) and err = "<field>: <what was expected>". */
-int cat_extract(catalog_kind kind, const json_t *entry, void *out,
+ * into *out, a record of k->size bytes. Every field of the entry is checked
+ * against the format: an unknown name, a wrong type, a quantity of the
+ * wrong dimension or a missing required field is an error. Returns 0, or
+ * 400 (404 for an unknown id in a reference) with `field` = dotted path of
+ * the offending field ("" for the entry itself) and err = "<field>: <what
+ * was expected>". */
+int cat_extract(const catalog_kind *k, const json_t *entry, void *out, const cat_resolver *r,
                 char *field, size_t fieldlen, char *err, size_t errlen);
 
 /* Lay the members of `src` over `target` (an object this caller owns; nested
@@ -29,9 +130,10 @@ int cat_extract(catalog_kind kind, const json_t *entry, void *out,
  * be a shallow json_copy() of a shared catalog entry). Member names may be
  * dotted ("memory.capacity"); an object value for an object field
  * ("memory": {...}) merges into it; null clears a field (and removes a
- * precision_flops key). Unknown names are an error (400, as cat_extract).
- * A top-level member named `skip` (e.g. "base") is ignored. */
-int cat_merge(catalog_kind kind, json_t *target, const json_t *src, const char *skip,
+ * precision_flops key). A reference field takes the new value whole.
+ * Unknown names are an error (400, as cat_extract). A top-level member
+ * named `skip` (e.g. "base") is ignored. */
+int cat_merge(const catalog_kind *k, json_t *target, const json_t *src, const char *skip,
               char *field, size_t fieldlen, char *err, size_t errlen);
 
 /* The value at a dotted path of an entry (borrowed), NULL if absent. */
@@ -39,7 +141,14 @@ json_t *cat_path_get(json_t *entry, const char *dotted);
 
 /* The canonical SI unit spelling of a quantity field ("B/s", "flop/s", ...),
  * or NULL if `dotted` is not a quantity field of that kind. */
-const char *cat_field_si_unit(catalog_kind kind, const char *dotted);
+const char *cat_field_si_unit(const catalog_kind *k, const char *dotted);
+
+/* The generic list-view summary: key, id, name, group (from `entry`, when
+ * it has one) and the fields marked `summary`, read from the record `rec`
+ * (record kinds) or from `entry` (display-only kinds, where a figure the
+ * entry lacks is left out); "units" names the SI
+ * unit of each quantity. */
+json_t *cat_summary(const catalog_kind *k, const void *rec, const json_t *entry);
 
 /* Case-insensitive optimal-string-alignment (Damerau) edit distance. */
 size_t cat_edit_distance(const char *a, const char *b);

@@ -1,18 +1,14 @@
-/* entry.c - the catalog entry format: field table, reading an entry into the
- * solver structs, and laying overrides over an entry.
+/* entry.c - reading a catalog entry of any kind into its record, and
+ * laying overrides over an entry, from the kind's field table (kinds.c).
  *
  * One reader (cat_extract) serves every source of entries - the embedded
  * files, the tutorial overlay, --catalog-dir files and inline request
- * objects - so the same spelling, units and checks apply everywhere.
- *
- * The field table is the format of the catalog/data JSON files, i.e. of mlsysim's
- * HardwareNode (hardware/types.py @034a583b: ComputeCore, MemoryHierarchy,
- * StorageTier, IOInterconnect; YAML data under hardware/data/) and Workload
- * family (models/types.py @087dd538; models/data YAML files), plus the
- * bookkeeping fields the extraction added ("source", "*_defaulted",
- * "ridge_point_flop_per_byte", "bandwidth_per_direction"). A field name that
- * is not in the table is an error: a typo in a request or a catalog file
- * must not be silently ignored. */
+ * objects - so the same spelling, units and checks apply everywhere. A
+ * field name that is not in the table is an error: a typo in a request or
+ * a catalog file must not be silently ignored. A reference to an entry of
+ * another kind (a node's accelerator, a cluster's node) is handed to the
+ * caller's resolver, which looks the id up in the right edition or reads
+ * an inline object with this same reader. */
 #include "catalog/catalog_internal.h"
 
 #include <ctype.h>
@@ -27,174 +23,7 @@
 #include "core/model.h"
 #include "core/units.h"
 
-/* ---- field table ------------------------------------------------------- */
-
-typedef enum {
-    T_QTY,   /* quantity: {"value","unit"[,"si","si_unit"]}, "80 GiB" or SI number */
-    T_INT,   /* whole number >= 0                                             */
-    T_NUM,   /* plain number                                                  */
-    T_STR,   /* string                                                        */
-    T_BOOL,
-    T_OBJ,   /* nested object with its own field table, or null               */
-    T_QMAP,  /* object of name -> flop/s quantity (precision_flops)           */
-    T_ANY    /* kept for display, not interpreted (provenance, mig_profiles)  */
-} ftype;
-
-typedef enum { U_NONE, U_FLOPS, U_FLOP, U_B, U_BPS, U_S, U_W, U_J, U_USD, U_COUNT, U_HZ } ukind;
-
-/* Struct slots: where a field's value goes. */
-enum {
-    S_NONE = 0,
-    S_KEY, S_ID, S_NAME, S_GROUP, S_YEAR,
-    S_PEAK, S_MEM_CAP, S_MEM_BW, S_SRAM_CAP, S_SRAM_BW, S_FLASH_CAP, S_FLASH_BW,
-    S_STORAGE, S_STO_CAP, S_STO_BW,
-    S_IC, S_IC_NAME, S_IC_BW,
-    S_NV, S_NV_BW, S_NV_LAT,
-    S_TDP, S_COST, S_DISPATCH,
-    S_TYPE, S_ARCH, S_PARAMS, S_FLOPS, S_SIZE, S_ACTIVE,
-    S_LAYERS, S_HIDDEN, S_HEADS, S_KV_HEADS, S_EXPERTS, S_ACTIVE_EXPERTS, S_STATE, S_DENOISE,
-    S__N
-};
-
-typedef struct fspec {
-    const char *name;
-    ftype type;
-    ukind unit;
-    int slot;
-    const struct fspec *sub;       /* T_OBJ */
-    const char *const *choices;    /* T_STR with a closed set of values */
-} fspec;
-
-#define F_QTY(n, u, s) {n, T_QTY, u, s, NULL, NULL}
-#define F_INT(n, s) {n, T_INT, U_NONE, s, NULL, NULL}
-#define F_NUM(n) {n, T_NUM, U_NONE, S_NONE, NULL, NULL}
-#define F_STR(n, s) {n, T_STR, U_NONE, s, NULL, NULL}
-#define F_ENUM(n, c) {n, T_STR, U_NONE, S_NONE, NULL, c}
-#define F_BOOL(n) {n, T_BOOL, U_NONE, S_NONE, NULL, NULL}
-#define F_OBJ(n, sub, s) {n, T_OBJ, U_NONE, s, sub, NULL}
-#define F_ANY(n) {n, T_ANY, U_NONE, S_NONE, NULL, NULL}
-#define F_END {NULL, T_ANY, U_NONE, S_NONE, NULL, NULL}
-
-/* IOInterconnect.direction (hardware/types.py): how "bandwidth" is meant. */
-static const char *const directions[] = {"per_direction", "bidirectional_total", NULL};
-
-static const fspec compute_fields[] = {
-    F_QTY("peak_flops", U_FLOPS, S_PEAK),
-    {"precision_flops", T_QMAP, U_FLOPS, S_NONE, NULL, NULL},
-    F_INT("sm_count", S_NONE),
-    F_QTY("clock_rate", U_HZ, S_NONE),
-    F_END,
-};
-static const fspec memory_fields[] = {
-    F_QTY("capacity", U_B, S_MEM_CAP),
-    F_QTY("bandwidth", U_BPS, S_MEM_BW),
-    F_QTY("sram_capacity", U_B, S_SRAM_CAP),
-    F_QTY("sram_bandwidth", U_BPS, S_SRAM_BW),
-    F_QTY("flash_capacity", U_B, S_FLASH_CAP),
-    F_QTY("flash_bandwidth", U_BPS, S_FLASH_BW),
-    F_QTY("l2_cache", U_B, S_NONE),
-    F_QTY("register_file_per_sm", U_B, S_NONE),
-    F_QTY("shared_memory_per_sm", U_B, S_NONE),
-    F_END,
-};
-static const fspec storage_fields[] = {
-    F_QTY("capacity", U_B, S_STO_CAP),
-    F_QTY("bandwidth", U_BPS, S_STO_BW),
-    F_QTY("latency", U_S, S_NONE),
-    F_END,
-};
-static const fspec interconnect_fields[] = {
-    F_STR("name", S_IC_NAME),
-    F_QTY("bandwidth", U_BPS, S_IC_BW),
-    F_QTY("latency", U_S, S_NONE),
-    F_ENUM("direction", directions),
-    F_BOOL("direction_defaulted"),
-    F_QTY("bandwidth_per_direction", U_BPS, S_NONE),
-    F_END,
-};
-static const fspec nvlink_fields[] = {
-    F_STR("name", S_NONE),
-    F_QTY("bandwidth", U_BPS, S_NV_BW),
-    F_QTY("latency", U_S, S_NV_LAT),
-    F_ENUM("direction", directions),
-    F_BOOL("direction_defaulted"),
-    F_QTY("bandwidth_per_direction", U_BPS, S_NONE),
-    F_END,
-};
-static const fspec hardware_fields[] = {
-    F_STR("key", S_KEY),
-    F_STR("id", S_ID),
-    F_STR("name", S_NAME),
-    F_STR("group", S_GROUP),
-    F_INT("release_year", S_YEAR),
-    F_OBJ("compute", compute_fields, S_NONE),
-    F_OBJ("memory", memory_fields, S_NONE),
-    F_OBJ("storage", storage_fields, S_STORAGE),
-    F_OBJ("interconnect", interconnect_fields, S_IC),
-    F_OBJ("nvlink", nvlink_fields, S_NV),
-    F_QTY("tdp", U_W, S_TDP),
-    F_QTY("tdp_min", U_W, S_NONE),
-    F_QTY("tdp_max", U_W, S_NONE),
-    F_QTY("battery_capacity", U_J, S_NONE),
-    F_QTY("unit_cost", U_USD, S_COST),
-    F_QTY("unit_cost_max", U_USD, S_NONE),
-    F_INT("accelerator_count", S_NONE),
-    F_NUM("embodied_carbon_kg"),
-    F_QTY("dispatch_tax", U_S, S_DISPATCH),
-    F_BOOL("dispatch_tax_defaulted"),
-    F_ANY("mig_profiles"),
-    F_ANY("provenance"),
-    F_NUM("ridge_point_flop_per_byte"),
-    F_ANY("source"),
-    F_ANY("edition_overrides"),
-    F_END,
-};
-static const fspec model_fields[] = {
-    F_STR("key", S_KEY),
-    F_STR("id", S_ID),
-    F_STR("name", S_NAME),
-    F_STR("group", S_GROUP),
-    F_STR("type", S_TYPE),
-    F_STR("architecture", S_ARCH),
-    F_QTY("parameters", U_COUNT, S_PARAMS),
-    F_QTY("inference_flops", U_FLOP, S_FLOPS),
-    F_QTY("model_size", U_B, S_SIZE),
-    F_QTY("active_parameters", U_COUNT, S_ACTIVE),
-    F_INT("layers", S_LAYERS),
-    F_INT("hidden_dim", S_HIDDEN),
-    F_INT("heads", S_HEADS),
-    F_INT("kv_heads", S_KV_HEADS),
-    F_INT("experts", S_EXPERTS),
-    F_INT("active_experts_per_token", S_ACTIVE_EXPERTS),
-    F_INT("state_size", S_STATE),
-    F_INT("denoising_steps", S_DENOISE),
-    F_INT("kv_lora_rank", S_NONE),
-    F_INT("qk_rope_head_dim", S_NONE),
-    F_INT("resolution", S_NONE),
-    F_INT("action_chunk_horizon", S_NONE),
-    F_INT("action_dim", S_NONE),
-    F_QTY("embedding_entries", U_COUNT, S_NONE),
-    F_QTY("inference_energy", U_J, S_NONE),
-    F_QTY("parameter_range_min", U_COUNT, S_NONE),
-    F_QTY("parameter_range_max", U_COUNT, S_NONE),
-    F_QTY("training_accelerators_ref", U_COUNT, S_NONE),
-    F_QTY("training_dataset_size", U_B, S_NONE),
-    F_QTY("training_days_ref", U_S, S_NONE),
-    F_QTY("training_energy_mwh", U_J, S_NONE),
-    F_NUM("training_gpu_days"),
-    F_STR("training_hardware_label", S_NONE),
-    F_QTY("training_ops", U_FLOP, S_NONE),
-    F_QTY("training_tokens", U_COUNT, S_NONE),
-    F_ANY("provenance"),
-    F_ANY("source"),
-    F_ANY("edition_overrides"),
-    F_END,
-};
-
-static const fspec *kind_fields(catalog_kind kind)
-{
-    return kind == CAT_HARDWARE ? hardware_fields : model_fields;
-}
+/* ---- units ------------------------------------------------------------ */
 
 /* SI spelling (what a bare number means) and an example for messages. */
 static const char *unit_si(ukind u)
@@ -494,16 +323,21 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
 
 /* ---- the walk ----------------------------------------------------------- */
 
-typedef struct {
+/* The state of reading one entry: the record (fields stored at their
+ * offset go there directly) and the slots of the hardware / workload
+ * readers. */
+struct cat_walk {
     errsink es;
+    unsigned char *rec;
+    const cat_resolver *res;
     bool have[S__N];
     double num[S__N];
     const char *str[S__N];
     int n_prec;
     hw_precision_flops prec[HW_MAX_PRECISIONS];
-} walk;
+};
 
-static int walk_qmap(walk *w, const char *path, const json_t *obj)
+static int walk_qmap(cat_walk *w, const char *path, const json_t *obj)
 {
     if (json_is_null(obj))
         return 0;
@@ -538,7 +372,96 @@ static int walk_qmap(walk *w, const char *path, const json_t *obj)
     return 0;
 }
 
-static int walk_obj(walk *w, const fspec *specs, const json_t *obj, const char *prefix)
+/* Copy a string field into a fixed buffer; too long is an error, not a cut. */
+static int put_str(const errsink *es, const char *path, char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(src);
+    if (len >= n)
+        return fail(es, path, "at most %zu characters, got %zu", n - 1, len);
+    memcpy(dst, src, len + 1);
+    return 0;
+}
+
+/* Where field s goes in the record. */
+static void *field_at(const cat_walk *w, const fspec *s)
+{
+    return w->rec + s->at - 1;
+}
+
+/* A quantity of any unit (display-only tables): as the reference writes it. */
+static int check_qany(const errsink *es, const char *path, const json_t *v)
+{
+    const char *k;
+    json_t *m;
+    if (!json_is_object(v))
+        return fail(es, path, "expected a quantity object {\"value\", \"unit\", \"si\", "
+                    "\"si_unit\"}, got %s", json_kind(v));
+    json_object_foreach((json_t *)v, k, m) {
+        if (!qty_key_ok(k))
+            return fail(es, path, "unknown key \"%s\" in a quantity", k);
+    }
+    if (!json_is_number(json_object_get(v, "value")) || !json_is_number(json_object_get(v, "si")) ||
+        !json_is_string(json_object_get(v, "unit")) || !json_is_string(json_object_get(v, "si_unit")))
+        return fail(es, path, "a quantity here needs \"value\" and \"si\" (numbers), \"unit\" "
+                    "and \"si_unit\" (strings)");
+    return 0;
+}
+
+/* A reference field: the resolver reads it (an id or an inline object)
+ * into the record; its messages are relative to the value, so say them
+ * from here ("node" + "accelerator: unknown hardware ..."). */
+static int walk_ref(cat_walk *w, const fspec *s, const char *path, const json_t *v)
+{
+    const catalog_kind *k = catalog_kind_of(s->ref);
+    if (!json_is_string(v) && !json_is_object(v))
+        return fail(&w->es, path, "expected a %s id (e.g. \"%s\") or an object, got %s",
+                    k->singular, k->example, json_kind(v));
+    if (w->res == NULL)
+        return fail(&w->es, path, "references cannot be resolved here");
+    char sub[200] = "", msg[512] = "";
+    int rc = w->res->fn(w->res->ctx, k, v, field_at(w, s), sub, sizeof sub, msg, sizeof msg);
+    if (rc != 0) {
+        size_t sl = strlen(sub);
+        const char *what = msg;
+        if (sl > 0 && strncmp(msg, sub, sl) == 0 && msg[sl] == ':' && msg[sl + 1] == ' ')
+            what = msg + sl + 2;
+        char full[256];
+        join_path(full, sizeof full, path, sub);
+        fail(&w->es, full, "%s", what);
+        return rc;
+    }
+    if (s->has_at)
+        *(bool *)(w->rec + s->has_at - 1) = true;
+    return 0;
+}
+
+static int walk_int(cat_walk *w, const fspec *s, const char *path, const json_t *v)
+{
+    double x;
+    if (json_is_integer(v)) {
+        json_int_t iv = json_integer_value(v);
+        if (iv < s->imin || iv > INT_MAX)
+            return fail(&w->es, path, "expected a whole number from %d to %d, got %lld", s->imin,
+                        INT_MAX, (long long)iv);
+        x = (double)iv;
+    } else if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
+               json_real_value(v) >= s->imin && json_real_value(v) <= INT_MAX) {
+        x = json_real_value(v);
+    } else {
+        char b[40] = "";
+        if (json_is_number(v))
+            fmt_num(b, sizeof b, json_number_value(v));
+        return fail(&w->es, path, "expected a whole number >= %d, got %s", s->imin,
+                    json_is_number(v) ? b : json_kind(v));
+    }
+    w->num[s->slot] = x;
+    w->have[s->slot] = true;
+    if (s->at)
+        *(int *)field_at(w, s) = (int)x;
+    return 0;
+}
+
+static int walk_obj(cat_walk *w, const fspec *specs, const json_t *obj, const char *prefix)
 {
     const char *k;
     json_t *v;
@@ -554,33 +477,25 @@ static int walk_obj(walk *w, const fspec *specs, const json_t *obj, const char *
             if (json_is_null(v))
                 break;
             rc = parse_qty(&w->es, path, v, s->unit, &w->num[s->slot]);
-            if (rc == 0)
+            if (rc == 0) {
                 w->have[s->slot] = true;
+                if (s->at)
+                    *(double *)field_at(w, s) = w->num[s->slot];
+            }
+            break;
+        case T_QANY:
+            if (!json_is_null(v))
+                rc = check_qany(&w->es, path, v);
             break;
         case T_INT:
-            if (json_is_null(v))
-                break;
-            if (json_is_integer(v)) {
-                json_int_t iv = json_integer_value(v);
-                if (iv < 0 || iv > INT_MAX)
-                    return fail(&w->es, path, "expected a whole number from 0 to %d, got %lld",
-                                INT_MAX, (long long)iv);
-                w->num[s->slot] = (double)iv;
-            } else if (json_is_real(v) && json_real_value(v) == floor(json_real_value(v)) &&
-                       json_real_value(v) >= 0 && json_real_value(v) <= INT_MAX) {
-                w->num[s->slot] = json_real_value(v);
-            } else {
-                char b[40] = "";
-                if (json_is_number(v))
-                    fmt_num(b, sizeof b, json_number_value(v));
-                return fail(&w->es, path, "expected a whole number >= 0, got %s",
-                            json_is_number(v) ? b : json_kind(v));
-            }
-            w->have[s->slot] = true;
+            if (!json_is_null(v))
+                rc = walk_int(w, s, path, v);
             break;
         case T_NUM:
             if (!json_is_null(v) && !json_is_number(v))
                 return fail(&w->es, path, "expected a number, got %s", json_kind(v));
+            if (s->at && !json_is_null(v))
+                *(double *)field_at(w, s) = json_number_value(v);
             break;
         case T_STR:
             if (json_is_null(v))
@@ -597,6 +512,8 @@ static int walk_obj(walk *w, const fspec *specs, const json_t *obj, const char *
             }
             w->str[s->slot] = json_string_value(v);
             w->have[s->slot] = true;
+            if (s->at)
+                rc = put_str(&w->es, path, field_at(w, s), s->size, json_string_value(v));
             break;
         case T_BOOL:
             if (!json_is_null(v) && !json_is_boolean(v))
@@ -613,6 +530,10 @@ static int walk_obj(walk *w, const fspec *specs, const json_t *obj, const char *
         case T_QMAP:
             rc = walk_qmap(w, path, v);
             break;
+        case T_REF:
+            if (!json_is_null(v))
+                rc = walk_ref(w, s, path, v);
+            break;
         case T_ANY:
             break;
         }
@@ -622,27 +543,17 @@ static int walk_obj(walk *w, const fspec *specs, const json_t *obj, const char *
     return 0;
 }
 
-/* Copy a string field into a fixed buffer; too long is an error, not a cut. */
-static int put_str(const errsink *es, const char *path, char *dst, size_t n, const char *src)
-{
-    size_t len = strlen(src);
-    if (len >= n)
-        return fail(es, path, "at most %zu characters, got %zu", n - 1, len);
-    memcpy(dst, src, len + 1);
-    return 0;
-}
-
-static double slot_q(const walk *w, int slot)
+static double slot_q(const cat_walk *w, int slot)
 {
     return w->have[slot] ? w->num[slot] : NAN;
 }
 
-static int slot_i(const walk *w, int slot)
+static int slot_i(const cat_walk *w, int slot)
 {
     return w->have[slot] ? (int)w->num[slot] : 0;
 }
 
-static int need(const walk *w, int slot, const char *path, ukind u, const char *why)
+static int need(const cat_walk *w, int slot, const char *path, ukind u, const char *why)
 {
     if (w->have[slot])
         return 0;
@@ -651,7 +562,7 @@ static int need(const walk *w, int slot, const char *path, ukind u, const char *
     return fail(&w->es, path, "required %s (e.g. \"%s\")", why, unit_example(u));
 }
 
-static int fill_ids(const walk *w, char *key, char *id, char *name, char *group,
+static int fill_ids(const cat_walk *w, char *key, char *id, char *name, char *group,
                     size_t idlen, size_t grouplen)
 {
     int rc;
@@ -664,11 +575,14 @@ static int fill_ids(const walk *w, char *key, char *id, char *name, char *group,
         return rc;
     if ((rc = put_str(&w->es, "name", name, idlen, w->have[S_NAME] ? w->str[S_NAME] : key)) != 0)
         return rc;
+    if (group == NULL)
+        return 0;
     return put_str(&w->es, "group", group, grouplen, w->have[S_GROUP] ? w->str[S_GROUP] : "");
 }
 
-static int fill_hw(walk *w, hw_node *hw)
+int cat_fill_hardware(cat_walk *w, void *rec)
 {
+    hw_node *hw = rec;
     int rc;
     memset(hw, 0, sizeof *hw);
     if ((rc = fill_ids(w, hw->key, hw->id, hw->name, hw->group, ID_LEN, sizeof hw->group)) != 0)
@@ -722,8 +636,9 @@ static int fill_hw(walk *w, hw_node *hw)
     return 0;
 }
 
-static int fill_model(walk *w, model_t *m)
+int cat_fill_model(cat_walk *w, void *rec)
 {
+    model_t *m = rec;
     int rc;
     memset(m, 0, sizeof *m);
     if ((rc = fill_ids(w, m->key, m->id, m->name, m->group, ID_LEN, sizeof m->group)) != 0)
@@ -800,20 +715,76 @@ static int fill_model(walk *w, model_t *m)
     return 0;
 }
 
-int cat_extract(catalog_kind kind, const json_t *entry, void *out,
+/* Type defaults of the fields stored at an offset. */
+static void put_defaults(cat_walk *w, const fspec *fields)
+{
+    for (const fspec *s = fields; s->name != NULL; s++) {
+        if (!s->at)
+            continue;
+        switch (s->type) {
+        case T_QTY:
+        case T_NUM:
+            *(double *)field_at(w, s) = s->def;
+            break;
+        case T_INT:
+            *(int *)field_at(w, s) = s->idef;
+            break;
+        case T_STR:
+            snprintf(field_at(w, s), s->size, "%s", s->def_str ? s->def_str : "");
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The generic reader's last step: identity, then the required fields
+ * (given and not null; the walk has stored every given value). */
+static int fill_generic(cat_walk *w, const catalog_kind *k, const json_t *entry)
+{
+    rec_ident *id = (rec_ident *)w->rec;
+    int rc = fill_ids(w, id->key, id->id, id->name, NULL, ID_LEN, 0);
+    if (rc != 0)
+        return rc;
+    for (const fspec *s = k->fields; s->name != NULL; s++) {
+        const json_t *v = json_object_get(entry, s->name);
+        if (!s->required || (v != NULL && !json_is_null(v)))
+            continue;
+        switch (s->type) {
+        case T_REF: {
+            const catalog_kind *r = catalog_kind_of(s->ref);
+            return fail(&w->es, s->name, "required: a %s id (e.g. \"%s\") or an object",
+                        r->singular, r->example);
+        }
+        case T_QTY:
+            return fail(&w->es, s->name, "required (e.g. \"%s\")", unit_example(s->unit));
+        case T_INT:
+            return fail(&w->es, s->name, "required (a whole number >= %d)", s->imin);
+        default:
+            return fail(&w->es, s->name, "required");
+        }
+    }
+    return 0;
+}
+
+int cat_extract(const catalog_kind *k, const json_t *entry, void *out, const cat_resolver *r,
                 char *field, size_t fieldlen, char *err, size_t errlen)
 {
-    walk *w = calloc(1, sizeof *w);
+    cat_walk *w = calloc(1, sizeof *w);
     if (w == NULL)
         return 500;
     w->es = (errsink){field, fieldlen, err, errlen};
+    w->rec = out;
+    w->res = r;
+    memset(out, 0, k->size);
+    put_defaults(w, k->fields);
     int rc;
     if (!json_is_object(entry))
         rc = fail(&w->es, "", "expected an object, got %s", json_kind(entry));
     else
-        rc = walk_obj(w, kind_fields(kind), entry, "");
+        rc = walk_obj(w, k->fields, entry, "");
     if (rc == 0)
-        rc = kind == CAT_HARDWARE ? fill_hw(w, out) : fill_model(w, out);
+        rc = k->fill != NULL ? k->fill(w, out) : fill_generic(w, k, entry);
     free(w);
     return rc;
 }
@@ -919,13 +890,13 @@ static int merge_obj(const errsink *es, const fspec *specs, json_t *target, cons
     return 0;
 }
 
-int cat_merge(catalog_kind kind, json_t *target, const json_t *src, const char *skip,
+int cat_merge(const catalog_kind *k, json_t *target, const json_t *src, const char *skip,
               char *field, size_t fieldlen, char *err, size_t errlen)
 {
     errsink es = {field, fieldlen, err, errlen};
     if (!json_is_object(src))
         return fail(&es, "", "expected an object, got %s", json_kind(src));
-    return merge_obj(&es, kind_fields(kind), target, src, "", skip);
+    return merge_obj(&es, k->fields, target, src, "", skip);
 }
 
 json_t *cat_path_get(json_t *entry, const char *dotted)
@@ -942,11 +913,11 @@ json_t *cat_path_get(json_t *entry, const char *dotted)
     return cur;
 }
 
-const char *cat_field_si_unit(catalog_kind kind, const char *dotted)
+const char *cat_field_si_unit(const catalog_kind *k, const char *dotted)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s", dotted);
-    const fspec *specs = kind_fields(kind);
+    const fspec *specs = k->fields;
     const fspec *s = NULL;
     bool in_map = false;
     char *save = NULL;
@@ -964,152 +935,79 @@ const char *cat_field_si_unit(catalog_kind kind, const char *dotted)
     return s != NULL && s->type == T_QTY ? unit_si(s->unit) : NULL;
 }
 
-/* ---- where in a file ---------------------------------------------------- */
+/* ---- list-view summaries ------------------------------------------------ */
 
-/* A tiny JSON skimmer that only counts lines; the text has already been
- * parsed by jansson, so it is well-formed. */
-typedef struct {
-    const char *p, *end;
-    int line;
-} skim;
-
-static void sk_ws(skim *s)
+static json_t *opt_real(double x)
 {
-    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n')) {
-        if (*s->p == '\n')
-            s->line++;
-        s->p++;
+    return isnan(x) ? json_null() : json_real(x);
+}
+
+/* A key figure read from a record. */
+static json_t *record_figure(const fspec *s, const unsigned char *rec, json_t *units)
+{
+    const void *p = rec + s->at - 1;
+    switch (s->type) {
+    case T_QTY:
+        json_object_set_new(units, s->name, json_string(unit_si(s->unit)));
+        return opt_real(*(const double *)p);
+    case T_NUM:
+        return opt_real(*(const double *)p);
+    case T_INT:
+        return json_integer(*(const int *)p);
+    case T_STR:
+        return json_string(p);
+    case T_REF:
+        if (s->has_at && !*(const bool *)(rec + s->has_at - 1))
+            return json_null();
+        return json_string(((const rec_ident *)p)->key);
+    default:
+        return json_null();
     }
 }
 
-/* At a '"': skip the string; return its raw contents. */
-static void sk_string(skim *s, const char **str, size_t *len)
+/* A key figure read from an entry: a quantity as its SI value. */
+static json_t *entry_figure(const fspec *s, const json_t *v, json_t *units)
 {
-    s->p++;
-    const char *start = s->p;
-    while (s->p < s->end && *s->p != '"') {
-        if (*s->p == '\\' && s->p + 1 < s->end)
-            s->p++;
-        s->p++;
+    if (json_is_null(v))
+        return json_null();
+    if (s->type == T_QTY) {
+        double x;
+        errsink quiet = {NULL, 0, NULL, 0};
+        json_object_set_new(units, s->name, json_string(unit_si(s->unit)));
+        return parse_qty(&quiet, s->name, v, s->unit, &x) == 0 ? json_real(x) : json_null();
     }
-    *str = start;
-    *len = (size_t)(s->p - start);
-    if (s->p < s->end)
-        s->p++;
+    if (s->type == T_QANY) {
+        json_object_set(units, s->name, json_object_get(v, "si_unit"));
+        return json_copy(json_object_get(v, "si"));
+    }
+    return json_deep_copy(v);
 }
 
-static void sk_value(skim *s)
+json_t *cat_summary(const catalog_kind *k, const void *rec, const json_t *entry)
 {
-    sk_ws(s);
-    if (s->p >= s->end)
-        return;
-    if (*s->p == '"') {
-        const char *x;
-        size_t n;
-        sk_string(s, &x, &n);
-        return;
-    }
-    if (*s->p == '{' || *s->p == '[') {
-        int depth = 0;
-        while (s->p < s->end) {
-            char c = *s->p;
-            if (c == '"') {
-                const char *x;
-                size_t n;
-                sk_string(s, &x, &n);
-                continue;
-            }
-            if (c == '\n')
-                s->line++;
-            s->p++;
-            if (c == '{' || c == '[')
-                depth++;
-            else if ((c == '}' || c == ']') && --depth == 0)
-                return;
-        }
-        return;
-    }
-    while (s->p < s->end && !strchr(",]}\n \t\r", *s->p))
-        s->p++;
-}
-
-static bool sk_eq(const char *str, size_t len, const char *want)
-{
-    return strlen(want) == len && memcmp(str, want, len) == 0;
-}
-
-/* Inside an object (just after '{'): find member `name`; leaves s at its value. */
-static bool sk_find_member(skim *s, const char *name, int *line)
-{
-    for (;;) {
-        sk_ws(s);
-        if (s->p >= s->end || *s->p == '}')
-            return false;
-        if (*s->p == ',') {
-            s->p++;
+    const rec_ident *id = rec;
+    json_t *o = json_object(), *units = json_object();
+    json_object_set_new(o, "key", json_string(id->key));
+    json_object_set_new(o, "id", json_string(id->id));
+    json_object_set_new(o, "name", json_string(id->name));
+    const json_t *g = entry != NULL ? json_object_get(entry, "group") : NULL;
+    if (json_is_string(g))
+        json_object_set(o, "group", (json_t *)g);
+    for (const fspec *s = k->fields; s->name != NULL; s++) {
+        if (!s->summary)
+            continue;
+        if (k->record >= 0 && s->at) {
+            json_object_set_new(o, s->name, record_figure(s, rec, units));
             continue;
         }
-        if (*s->p != '"')
-            return false;
-        const char *k;
-        size_t kl;
-        *line = s->line;
-        sk_string(s, &k, &kl);
-        sk_ws(s);
-        if (s->p < s->end && *s->p == ':')
-            s->p++;
-        sk_ws(s);
-        if (sk_eq(k, kl, name))
-            return true;
-        sk_value(s);
+        /* Display-only tables mix shapes (a group's fields): show what is there. */
+        const json_t *v = json_object_get(entry, s->name);
+        if (v != NULL)
+            json_object_set_new(o, s->name, entry_figure(s, v, units));
     }
-}
-
-int cat_text_entry_line(const char *text, size_t len, const char *section, long index)
-{
-    skim s = {text, text + len, 1};
-    int line = 1;
-    sk_ws(&s);
-    if (s.p >= s.end || *s.p != '{')
-        return 1;
-    s.p++;
-    if (!sk_find_member(&s, section, &line))
-        return 1;
-    if (index < 0 || *s.p != '[')
-        return line;
-    s.p++;
-    for (long i = 0;; i++) {
-        sk_ws(&s);
-        if (s.p < s.end && *s.p == ',') {
-            s.p++;
-            sk_ws(&s);
-        }
-        if (s.p >= s.end || *s.p == ']')
-            return line;
-        if (i == index) {
-            int start = s.line, keyline;
-            if (*s.p != '{')
-                return start;
-            s.p++;
-            return sk_find_member(&s, "key", &keyline) ? keyline : start;
-        }
-        sk_value(&s);
-    }
-}
-
-int cat_text_string_line(const char *text, size_t len, const char *needle)
-{
-    char q[200];
-    int n = snprintf(q, sizeof q, "\"%s\"", needle);
-    if (n <= 0 || (size_t)n >= sizeof q)
-        return 1;
-    size_t ql = (size_t)n;
-    int line = 1;
-    for (size_t i = 0; i + ql <= len; i++) {
-        if (text[i] == '\n')
-            line++;
-        else if (text[i] == '"' && memcmp(text + i, q, ql) == 0)
-            return line;
-    }
-    return 1;
+    if (json_object_size(units) > 0)
+        json_object_set_new(o, "units", units);
+    else
+        json_decref(units);
+    return o;
 }
