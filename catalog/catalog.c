@@ -946,6 +946,21 @@ static int build_edition(catalog_edition *e, char *err, size_t errlen)
     return compute_version(e, e->cat) == 0 ? 0 : (snprintf(err, errlen, "out of memory"), -1);
 }
 
+/* Records are built in table order, so a kind may refer only to kinds
+ * above it (kinds.c); say so at once if an edit of the table breaks that. */
+static int check_kind_order(char *err, size_t errlen)
+{
+    for (size_t ki = 0; ki < N_KINDS; ki++)
+        for (const fspec *s = cat_kinds[ki].fields; s->name != NULL; s++)
+            if (s->type == T_REF && cat_kind_index(catalog_kind_of(s->ref)) >= ki) {
+                snprintf(err, errlen, "catalog/kinds.c: %s.%s refers to %s, which is not above it "
+                         "in the kinds table", cat_kinds[ki].plural, s->name,
+                         catalog_kind_of(s->ref)->plural);
+                return -1;
+            }
+    return 0;
+}
+
 int catalog_load(catalog **out, const char *extra_dir, char *err, size_t errlen)
 {
     char dummy[8];
@@ -961,6 +976,10 @@ int catalog_load(catalog **out, const char *extra_dir, char *err, size_t errlen)
         maxrec = cat_kinds[ki].size > maxrec ? cat_kinds[ki].size : maxrec;
     unsigned char *rec = malloc(maxrec); /* scratch record for checking entries */
     int rc = c != NULL && rec != NULL ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory");
+    else
+        rc = check_kind_order(err, errlen);
     for (int e = 0; e < 2 && rc == 0; e++)
         c->ed[e].cat = c;
     if (rc == 0) {
@@ -970,9 +989,9 @@ int catalog_load(catalog **out, const char *extra_dir, char *err, size_t errlen)
         rc = c->ed[0].description != NULL ? 0 : -1;
         for (size_t ki = 0; ki < N_KINDS && rc == 0; ki++)
             rc = (c->aliases[ki] = json_object()) != NULL ? 0 : -1;
+        if (rc != 0)
+            snprintf(err, errlen, "out of memory");
     }
-    if (rc != 0)
-        snprintf(err, errlen, "out of memory");
 
     src_file f;
     for (size_t ki = 0; ki < N_KINDS && rc == 0; ki++) {

@@ -426,7 +426,10 @@ static int walk_ref(cat_walk *w, const fspec *s, const char *path, const json_t 
         if (sl > 0 && strncmp(msg, sub, sl) == 0 && msg[sl] == ':' && msg[sl + 1] == ' ')
             what = msg + sl + 2;
         char full[256];
-        join_path(full, sizeof full, path, sub);
+        if (sl > 0)
+            join_path(full, sizeof full, path, sub);
+        else
+            snprintf(full, sizeof full, "%s", path);
         fail(&w->es, full, "%s", what);
         return rc;
     }
@@ -440,7 +443,10 @@ static int walk_int(cat_walk *w, const fspec *s, const char *path, const json_t 
     double x;
     if (json_is_integer(v)) {
         json_int_t iv = json_integer_value(v);
-        if (iv < s->imin || iv > INT_MAX)
+        if (iv < s->imin)
+            return fail(&w->es, path, "expected a whole number >= %d, got %lld", s->imin,
+                        (long long)iv);
+        if (iv > INT_MAX)
             return fail(&w->es, path, "expected a whole number from %d to %d, got %lld", s->imin,
                         INT_MAX, (long long)iv);
         x = (double)iv;

@@ -23,6 +23,7 @@
 
 static catalog *cat;
 static const catalog_edition *cur, *tut;
+static const catalog_kind *K_HW, *K_MODEL;
 
 static void load(void)
 {
@@ -32,6 +33,8 @@ static void load(void)
     tut = catalog_edition_find(cat, "tutorial");
     cr_assert_not_null(cur);
     cr_assert_not_null(tut);
+    K_HW = catalog_kind_of(REC_HARDWARE);
+    K_MODEL = catalog_kind_of(REC_MODEL);
 }
 
 static void unload(void)
@@ -54,23 +57,28 @@ static bool rel_eq(double a, double b)
 #define assert_q(got, want) \
     cr_assert(rel_eq((got), (want)), "%s = %.17g, want %.17g", #got, (double)(got), (double)(want))
 
+static const hw_node *hw_at(const catalog_edition *e, size_t i)
+{
+    return edition_record(e, K_HW, i);
+}
+
 static const hw_node *hw(const catalog_edition *e, const char *id)
 {
-    long i = edition_find_hardware(e, id);
+    long i = edition_find(e, K_HW, id);
     cr_assert_geq(i, 0, "hardware %s not found in %s", id, edition_name(e));
-    return edition_hardware_at(e, (size_t)i);
+    return edition_record(e, K_HW, (size_t)i);
 }
 
 static const model_t *model(const catalog_edition *e, const char *id)
 {
-    long i = edition_find_model(e, id);
+    long i = edition_find(e, K_MODEL, id);
     cr_assert_geq(i, 0, "model %s not found in %s", id, edition_name(e));
-    return edition_model_at(e, (size_t)i);
+    return edition_record(e, K_MODEL, (size_t)i);
 }
 
 static const json_t *hw_json(const catalog_edition *e, const char *id)
 {
-    return edition_hardware_json(e, (size_t)edition_find_hardware(e, id));
+    return edition_entry_json(e, K_HW, (size_t)edition_find(e, K_HW, id));
 }
 
 static double prec(const hw_node *h, const char *k)
@@ -97,7 +105,7 @@ static res resolve_hw(const catalog_edition *e, const char *text, hw_node *out)
 {
     res r;
     json_t *v = J(text);
-    r.rc = edition_resolve_hardware(e, v, out, r.field, sizeof r.field, r.err, sizeof r.err);
+    r.rc = edition_resolve(e, K_HW, v, out, r.field, sizeof r.field, r.err, sizeof r.err);
     json_decref(v);
     return r;
 }
@@ -106,7 +114,7 @@ static res resolve_model(const catalog_edition *e, const char *text, model_t *ou
 {
     res r;
     json_t *v = J(text);
-    r.rc = edition_resolve_model(e, v, out, r.field, sizeof r.field, r.err, sizeof r.err);
+    r.rc = edition_resolve(e, K_MODEL, v, out, r.field, sizeof r.field, r.err, sizeof r.err);
     json_decref(v);
     return r;
 }
@@ -123,8 +131,8 @@ Test(catalog, editions_and_counts)
     cr_assert_str_eq(edition_name(tut), "tutorial");
     for (size_t i = 0; i < 2; i++) {
         const catalog_edition *e = catalog_edition_at(cat, i);
-        cr_assert_eq(edition_hardware_count(e), 45);
-        cr_assert_eq(edition_model_count(e), 33);
+        cr_assert_eq(edition_count(e, K_HW), 45);
+        cr_assert_eq(edition_count(e, K_MODEL), 33);
         cr_assert_eq(strlen(edition_version(e)), 16);
         cr_assert_eq(strspn(edition_version(e), "0123456789abcdef"), 16);
         cr_assert_gt(strlen(edition_description(e)), 10);
@@ -302,16 +310,16 @@ Test(catalog, tutorial_changes_only_overlaid_entries)
                                              "TPUv5p", "DGX_Spark", "MacBookM3Max", "iPhone15Pro",
                                              "JetsonAGXOrin", "HimaxWE1", "nRF52840"};
     size_t nchanged = 0;
-    for (size_t i = 0; i < edition_hardware_count(cur); i++) {
-        const json_t *a = edition_hardware_json(cur, i), *b = edition_hardware_json(tut, i);
-        const char *key = edition_hardware_at(cur, i)->key;
+    for (size_t i = 0; i < edition_count(cur, K_HW); i++) {
+        const json_t *a = edition_entry_json(cur, K_HW, i), *b = edition_entry_json(tut, K_HW, i);
+        const char *key = hw_at(cur, i)->key;
         bool listed = false;
         for (size_t j = 0; j < sizeof hw_changed / sizeof *hw_changed; j++)
             listed = listed || strcmp(hw_changed[j], key) == 0;
-        cr_assert_str_eq(key, edition_hardware_at(tut, i)->key, "same order in both editions");
+        cr_assert_str_eq(key, hw_at(tut, i)->key, "same order in both editions");
         if (json_equal(a, b)) {
             cr_assert_not(listed, "%s should differ", key);
-            cr_assert_eq(memcmp(edition_hardware_at(cur, i), edition_hardware_at(tut, i), sizeof(hw_node)), 0);
+            cr_assert_eq(memcmp(edition_record(cur, K_HW, i), edition_record(tut, K_HW, i), sizeof(hw_node)), 0);
         } else {
             cr_assert(listed, "%s differs but is not in the overlay", key);
             cr_assert_not_null(json_object_get(b, "edition_overrides"));
@@ -321,11 +329,11 @@ Test(catalog, tutorial_changes_only_overlaid_entries)
     }
     cr_assert_eq(nchanged, sizeof hw_changed / sizeof *hw_changed);
     size_t mchanged = 0;
-    for (size_t i = 0; i < edition_model_count(cur); i++)
-        if (!json_equal(edition_model_json(cur, i), edition_model_json(tut, i)))
+    for (size_t i = 0; i < edition_count(cur, K_MODEL); i++)
+        if (!json_equal(edition_entry_json(cur, K_MODEL, i), edition_entry_json(tut, K_MODEL, i)))
             mchanged++;
         else
-            cr_assert_eq(memcmp(edition_model_at(cur, i), edition_model_at(tut, i), sizeof(model_t)), 0);
+            cr_assert_eq(memcmp(edition_record(cur, K_MODEL, i), edition_record(tut, K_MODEL, i), sizeof(model_t)), 0);
     cr_assert_eq(mchanged, 2);
     /* an overlaid quantity carries its SI unit and says where it came from */
     const json_t *q = json_object_get(json_object_get(hw_json(tut, "H100"), "unit_cost"), "si_unit");
@@ -372,12 +380,12 @@ Test(catalog, every_quantity_matches_reference)
     size_t i;
     json_t *e;
     json_t *hws = json_object_get(ref, "hardware");
-    cr_assert_eq(json_array_size(hws), edition_hardware_count(cur));
+    cr_assert_eq(json_array_size(hws), edition_count(cur, K_HW));
     json_array_foreach(hws, i, e) {
         const char *key = json_string_value(json_object_get(e, "key"));
         const hw_node *h = hw(cur, key);
-        cr_assert_eq(edition_find_hardware(cur, json_string_value(json_object_get(e, "id"))),
-                     edition_find_hardware(cur, key));
+        cr_assert_eq(edition_find(cur, K_HW, json_string_value(json_object_get(e, "id"))),
+                     edition_find(cur, K_HW, key));
         cr_assert_str_eq(h->name, json_string_value(json_object_get(e, "name")));
         cr_assert_str_eq(h->group, json_string_value(json_object_get(e, "group")));
         cr_assert_eq(h->release_year, ref_i(e, "release_year"), "%s", key);
@@ -413,12 +421,12 @@ Test(catalog, every_quantity_matches_reference)
         json_t *want = json_copy(e);
         json_object_del(want, "variants");
         json_object_del(want, "lowered");
-        cr_assert(json_equal(want, edition_hardware_json(cur, (size_t)edition_find_hardware(cur, key))),
+        cr_assert(json_equal(want, edition_entry_json(cur, K_HW, (size_t)edition_find(cur, K_HW, key))),
                   "%s JSON differs from the reference", key);
         json_decref(want);
     }
     json_t *ms = json_object_get(ref, "models");
-    cr_assert_eq(json_array_size(ms), edition_model_count(cur));
+    cr_assert_eq(json_array_size(ms), edition_count(cur, K_MODEL));
     json_array_foreach(ms, i, e) {
         const char *key = json_string_value(json_object_get(e, "key"));
         const model_t *m = model(cur, key);
@@ -441,7 +449,7 @@ Test(catalog, every_quantity_matches_reference)
         json_t *want = json_copy(e);
         json_object_del(want, "variants");
         json_object_del(want, "lowered");
-        cr_assert(json_equal(want, edition_model_json(cur, (size_t)edition_find_model(cur, key))),
+        cr_assert(json_equal(want, edition_entry_json(cur, K_MODEL, (size_t)edition_find(cur, K_MODEL, key))),
                   "%s JSON differs from the reference", key);
         json_decref(want);
     }
@@ -478,7 +486,7 @@ Test(catalog, tutorial_matches_reference_overlay)
     }
     json_object_foreach(json_object_get(ov, "models"), key, changes) {
         json_object_foreach(changes, fp, v) {
-            const json_t *node = json_object_get(edition_model_json(tut, (size_t)edition_find_model(tut, key)), fp);
+            const json_t *node = json_object_get(edition_entry_json(tut, K_MODEL, (size_t)edition_find(tut, K_MODEL, key)), fp);
             assert_q(json_number_value(json_object_get(node, "si")), json_number_value(json_object_get(v, "si")));
         }
     }
@@ -489,70 +497,70 @@ Test(catalog, tutorial_matches_reference_overlay)
 
 Test(catalog, lookups)
 {
-    long a = edition_find_hardware(cur, "A100");
+    long a = edition_find(cur, K_HW, "A100");
     cr_assert_geq(a, 0);
     static const char *const same[] = {"a100", "Hardware.Cloud.A100", "HARDWARE.CLOUD.A100",
                                        "Hardware.A100", "hardware.a100"};
     for (size_t i = 0; i < sizeof same / sizeof *same; i++)
-        cr_assert_eq(edition_find_hardware(cur, same[i]), a, "%s", same[i]);
-    cr_assert_eq(edition_find_hardware(tut, "hardware.a100"), a);
+        cr_assert_eq(edition_find(cur, K_HW, same[i]), a, "%s", same[i]);
+    cr_assert_eq(edition_find(tut, K_HW, "hardware.a100"), a);
     cr_assert_str_eq(hw(cur, "Hardware.NVL72")->key, "GB200_NVL72");
     cr_assert_str_eq(hw(cur, "Hardware.Edge.Generic_Phone")->key, "iPhone15Pro");
     cr_assert_str_eq(hw(cur, "hardware.jetson")->key, "JetsonOrinNX");
-    cr_assert_eq(edition_find_hardware(cur, "Hardware.Networks"), -1);
-    cr_assert_eq(edition_find_hardware(cur, "A10"), -1);
-    cr_assert_eq(edition_find_hardware(cur, ""), -1);
-    cr_assert_eq(edition_find_hardware(cur, NULL), -1);
-    cr_assert_eq(edition_find_hardware(cur, "ResNet50"), -1, "kinds are separate");
+    cr_assert_eq(edition_find(cur, K_HW, "Hardware.Networks"), -1);
+    cr_assert_eq(edition_find(cur, K_HW, "A10"), -1);
+    cr_assert_eq(edition_find(cur, K_HW, ""), -1);
+    cr_assert_eq(edition_find(cur, K_HW, NULL), -1);
+    cr_assert_eq(edition_find(cur, K_HW, "ResNet50"), -1, "kinds are separate");
 
-    long r = edition_find_model(cur, "ResNet50");
+    long r = edition_find(cur, K_MODEL, "ResNet50");
     cr_assert_geq(r, 0);
-    cr_assert_eq(edition_find_model(cur, "resnet50"), r);
-    cr_assert_eq(edition_find_model(cur, "Models.Vision.ResNet50"), r);
-    cr_assert_eq(edition_find_model(cur, "models.resnet50"), r);
-    cr_assert_eq(edition_find_model(cur, "Models.ResNet50"), r);
+    cr_assert_eq(edition_find(cur, K_MODEL, "resnet50"), r);
+    cr_assert_eq(edition_find(cur, K_MODEL, "Models.Vision.ResNet50"), r);
+    cr_assert_eq(edition_find(cur, K_MODEL, "models.resnet50"), r);
+    cr_assert_eq(edition_find(cur, K_MODEL, "Models.ResNet50"), r);
     cr_assert_str_eq(model(cur, "Models.Mamba_2_8B")->key, "Mamba_2_8B");
-    cr_assert_eq(edition_find_model(cur, "Models.AlexNet"), edition_find_model(cur, "AlexNet"));
-    cr_assert_eq(edition_find_model(cur, "A100"), -1);
-    for (size_t i = 0; i < edition_hardware_count(cur); i++) {
-        const hw_node *h = edition_hardware_at(cur, i);
-        cr_assert_eq(edition_find_hardware(cur, h->key), (long)i);
-        cr_assert_eq(edition_find_hardware(cur, h->id), (long)i);
+    cr_assert_eq(edition_find(cur, K_MODEL, "Models.AlexNet"), edition_find(cur, K_MODEL, "AlexNet"));
+    cr_assert_eq(edition_find(cur, K_MODEL, "A100"), -1);
+    for (size_t i = 0; i < edition_count(cur, K_HW); i++) {
+        const hw_node *h = edition_record(cur, K_HW, i);
+        cr_assert_eq(edition_find(cur, K_HW, h->key), (long)i);
+        cr_assert_eq(edition_find(cur, K_HW, h->id), (long)i);
     }
-    for (size_t i = 0; i < edition_model_count(cur); i++) {
-        const model_t *m = edition_model_at(cur, i);
-        cr_assert_eq(edition_find_model(cur, m->key), (long)i);
-        cr_assert_eq(edition_find_model(cur, m->id), (long)i);
+    for (size_t i = 0; i < edition_count(cur, K_MODEL); i++) {
+        const model_t *m = edition_record(cur, K_MODEL, i);
+        cr_assert_eq(edition_find(cur, K_MODEL, m->key), (long)i);
+        cr_assert_eq(edition_find(cur, K_MODEL, m->id), (long)i);
     }
-    cr_assert_null(edition_hardware_at(cur, 45));
-    cr_assert_null(edition_model_json(cur, 33));
+    cr_assert_null(edition_record(cur, K_HW, 45));
+    cr_assert_null(edition_entry_json(cur, K_MODEL, 33));
 }
 
 Test(catalog, suggestions)
 {
     const char *s[5];
-    int n = edition_suggest(cur, CAT_HARDWARE, "A10", s, 5);
+    int n = edition_suggest(cur, K_HW, "A10", s, 5);
     cr_assert_geq(n, 1);
     cr_assert_str_eq(s[0], "A100");
-    n = edition_suggest(cur, CAT_MODEL, "resnet", s, 5);
+    n = edition_suggest(cur, K_MODEL, "resnet", s, 5);
     cr_assert_geq(n, 2);
     cr_assert_str_eq(s[0], "ResNet18");
     cr_assert_str_eq(s[1], "ResNet50");
-    n = edition_suggest(cur, CAT_HARDWARE, "H1OO", s, 5);
+    n = edition_suggest(cur, K_HW, "H1OO", s, 5);
     cr_assert_geq(n, 1);
     cr_assert_str_eq(s[0], "H100");
-    n = edition_suggest(cur, CAT_HARDWARE, "Hardware.Cloud.A10", s, 5);
+    n = edition_suggest(cur, K_HW, "Hardware.Cloud.A10", s, 5);
     cr_assert_geq(n, 1);
     cr_assert_str_eq(s[0], "A100");
-    n = edition_suggest(cur, CAT_HARDWARE, "jetson", s, 5);
+    n = edition_suggest(cur, K_HW, "jetson", s, 5);
     cr_assert_eq(n, 3);
-    n = edition_suggest(cur, CAT_MODEL, "lama3_8b", s, 1);
+    n = edition_suggest(cur, K_MODEL, "lama3_8b", s, 1);
     cr_assert_eq(n, 1);
     cr_assert_str_eq(s[0], "Llama3_8B");
-    n = edition_suggest(cur, CAT_MODEL, "resnet", s, 1);
+    n = edition_suggest(cur, K_MODEL, "resnet", s, 1);
     cr_assert_eq(n, 1, "max is respected");
-    cr_assert_eq(edition_suggest(cur, CAT_HARDWARE, "qqqqqqqqqqqq", s, 5), 0);
-    cr_assert_eq(edition_suggest(cur, CAT_HARDWARE, "", s, 5), 0);
+    cr_assert_eq(edition_suggest(cur, K_HW, "qqqqqqqqqqqq", s, 5), 0);
+    cr_assert_eq(edition_suggest(cur, K_HW, "", s, 5), 0);
 }
 
 Test(catalog, entry_json_has_units_and_sources)
@@ -564,7 +572,7 @@ Test(catalog, entry_json_has_units_and_sources)
     cr_assert_not_null(json_object_get(a, "provenance"));
     cr_assert_not_null(json_object_get(json_object_get(a, "source"), "commit"));
     cr_assert_null(json_object_get(a, "variants"));
-    const json_t *r = edition_model_json(cur, (size_t)edition_find_model(cur, "ResNet50"));
+    const json_t *r = edition_entry_json(cur, K_MODEL, (size_t)edition_find(cur, K_MODEL, "ResNet50"));
     cr_assert_null(json_object_get(r, "lowered"));
     cr_assert_str_eq(json_string_value(json_object_get(r, "type")), "CNNWorkload");
 }
@@ -605,7 +613,7 @@ Test(catalog, inline_model_override)
     }
     /* the catalog itself is untouched */
     assert_q(model(cur, "ResNet50")->inference_flops, 8.2e9);
-    const json_t *j = edition_model_json(cur, (size_t)edition_find_model(cur, "ResNet50"));
+    const json_t *j = edition_entry_json(cur, K_MODEL, (size_t)edition_find(cur, K_MODEL, "ResNet50"));
     assert_q(json_number_value(json_object_get(json_object_get(j, "inference_flops"), "si")), 8.2e9);
 }
 
@@ -941,8 +949,8 @@ Test(catalog, dir_adds_and_overrides)
     cr_assert_eq(rc, 0, "%s", err);
     for (size_t ed = 0; ed < 2; ed++) {
         const catalog_edition *e = catalog_edition_at(c, ed);
-        cr_assert_eq(edition_hardware_count(e), 46);
-        cr_assert_eq(edition_model_count(e), 34);
+        cr_assert_eq(edition_count(e, K_HW), 46);
+        cr_assert_eq(edition_count(e, K_MODEL), 34);
         const hw_node *n = hw(e, "npu");
         cr_assert_str_eq(n->key, "MyNPU");
         cr_assert_str_eq(n->id, "Hardware.Custom.MyNPU");
@@ -952,7 +960,7 @@ Test(catalog, dir_adds_and_overrides)
         assert_q(prec(n, "int4"), 200e12);
         assert_q(n->mem_bandwidth, 100e9);
         assert_q(n->dispatch_tax, 1e-5);
-        const json_t *src = json_object_get(edition_hardware_json(e, (size_t)edition_find_hardware(e, "MyNPU")), "source");
+        const json_t *src = json_object_get(edition_entry_json(e, K_HW, (size_t)edition_find(e, K_HW, "MyNPU")), "source");
         cr_assert_not_null(strstr(json_string_value(json_object_get(src, "path")), "10_add.json"));
         const hw_node *a = hw(e, "Hardware.A100");
         cr_assert_eq(hw(e, "Hardware.Cloud.A100"), a, "a replacement keeps the path it replaces");
@@ -1047,6 +1055,788 @@ Test(catalog, empty_dir_is_the_embedded_catalog)
     cr_assert_eq(rc, 0, "%s", err);
     cr_assert_str_eq(edition_version(catalog_edition_at(c, 0)), edition_version(cur));
     catalog_free(c);
+}
+
+/* ---- every kind ------------------------------------------------------------ */
+
+Test(catalog, kinds_table)
+{
+    static const char *const plural[] = {"hardware", "models", "grids", "cooling", "datacenters",
+                                         "racks", "nodes", "fabrics", "clusters", "datasets",
+                                         "reliability", "prices", "network", "pods", "infrastructure"};
+    cr_assert_eq(catalog_kind_count(), sizeof plural / sizeof *plural);
+    for (size_t i = 0; i < catalog_kind_count(); i++) {
+        const catalog_kind *k = catalog_kind_at(i);
+        cr_assert_str_eq(catalog_kind_name(k), plural[i]);
+        cr_assert_eq(catalog_kind_find(catalog_kind_name(k)), k);
+        cr_assert_eq(catalog_kind_find(catalog_kind_singular(k)), k);
+        if (catalog_kind_record(k) >= 0) {
+            cr_assert_eq(catalog_kind_of((record_kind)catalog_kind_record(k)), k);
+            cr_assert_gt(catalog_kind_record_size(k), sizeof(rec_ident));
+            cr_assert_not_null(edition_record(cur, k, 0));
+        } else {
+            cr_assert_eq(catalog_kind_record_size(k), 0);
+            cr_assert_null(edition_record(cur, k, 0));
+            cr_assert_not_null(edition_entry_json(cur, k, 0));
+        }
+    }
+    for (int r = 0; r < REC_N_KINDS; r++)
+        cr_assert_not_null(catalog_kind_of((record_kind)r), "record kind %d has no catalog kind", r);
+    cr_assert_null(catalog_kind_at(catalog_kind_count()));
+    cr_assert_eq(catalog_kind_find("FABRIC"), catalog_kind_find("fabrics"));
+    cr_assert_str_eq(catalog_kind_singular(catalog_kind_find("Clusters")), "cluster");
+    cr_assert_eq(catalog_kind_of(REC_CLUSTER), catalog_kind_find("clusters"));
+    cr_assert_eq(catalog_kind_record(catalog_kind_find("prices")), -1);
+    cr_assert_null(catalog_kind_find("gpus"));
+    cr_assert_null(catalog_kind_find(NULL));
+    cr_assert_null(catalog_kind_of(REC_N_KINDS));
+}
+
+/* Where each kind's entries are in the reference, as tools/gen_catalog.py
+ * maps them: a section, the reference kinds taken from it (NULL: all),
+ * and whether the key is "<namespace>.<key>". */
+typedef struct {
+    const char *kind, *section, *ref_kinds;
+    bool ns_key;
+} ref_map;
+
+static const ref_map REF_MAP[] = {
+    {"hardware", "hardware", NULL, false},
+    {"models", "models", NULL, false},
+    {"grids", "infrastructure", "grid", false},
+    {"cooling", "infrastructure", "cooling", false},
+    {"datacenters", "infrastructure", "datacenter", false},
+    {"racks", "infrastructure", "rack", false},
+    {"nodes", "systems", "node", false},
+    {"fabrics", "systems", "fabric", false},
+    {"clusters", "systems", "cluster", false},
+    {"datasets", "datasets", NULL, false},
+    {"reliability", "systems", "reliability_component reliability_scalar recovery_profile", false},
+    {"prices", "infrastructure", "price", true},
+    {"network", "systems", "switch_fabric_scalar network_energy_scalar", false},
+    {"pods", "systems", "pod", false},
+    {"infrastructure", "infrastructure", "capacity scalar", false},
+};
+
+static bool takes(const ref_map *m, const json_t *r)
+{
+    if (m->ref_kinds == NULL)
+        return true;
+    char want[64], list[128];
+    snprintf(want, sizeof want, " %s ", json_string_value(json_object_get(r, "kind")));
+    snprintf(list, sizeof list, " %s ", m->ref_kinds);
+    return strstr(list, want) != NULL;
+}
+
+static void ref_key(const ref_map *m, const json_t *r, char *out, size_t n)
+{
+    if (m->ns_key)
+        snprintf(out, n, "%s.%s", json_string_value(json_object_get(r, "namespace")),
+                 json_string_value(json_object_get(r, "key")));
+    else
+        snprintf(out, n, "%s", json_string_value(json_object_get(r, "key")));
+}
+
+static json_t *overlay_file(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/reference/edition_tutorial.json", MLSYSD_SHARED_DIR);
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    cr_assert_not_null(o, "%s: %s", path, je.text);
+    return o;
+}
+
+/* The overlay's changes to one entry (NULL if none), as the kinds table
+ * places them ("hardware", "models", "systems.nodes"). */
+static const json_t *overlay_changes(const json_t *ov, const char *kind, const char *key)
+{
+    const json_t *sec = json_object_get(ov, kind);
+    if (strcmp(kind, "nodes") == 0)
+        sec = json_object_get(json_object_get(ov, "systems"), "nodes");
+    if (strcmp(kind, "hardware") != 0 && strcmp(kind, "models") != 0 && strcmp(kind, "nodes") != 0)
+        return NULL;
+    return json_object_get(sec, key);
+}
+
+/* Compare every member of a reference entry with the served entry: a
+ * quantity by its SI value, anything else as JSON; where the overlay
+ * changes a (dotted) path, against the overlay. Returns how many values
+ * were compared. */
+static size_t compare_entry(const json_t *r, const json_t *got, const json_t *changes,
+                            const char *prefix, const char *what)
+{
+    size_t n = 0;
+    const char *name;
+    json_t *rv;
+    json_object_foreach((json_t *)r, name, rv) {
+        if (prefix[0] == '\0' && (strcmp(name, "kind") == 0 || strcmp(name, "variants") == 0 ||
+                                  strcmp(name, "lowered") == 0 || strcmp(name, "key") == 0))
+            continue;
+        char path[256];
+        snprintf(path, sizeof path, "%s%s%s", prefix, prefix[0] ? "." : "", name);
+        if (changes != NULL && strcmp(path, "ridge_point_flop_per_byte") == 0)
+            continue; /* derived from the overlaid numbers (tutorial_overlay_every_difference) */
+        const json_t *gv = json_object_get(got, name);
+        const json_t *want = rv;
+        if (changes != NULL && json_object_get(changes, path) != NULL)
+            want = json_object_get(changes, path);
+        const json_t *wsi = json_object_get(want, "si");
+        if (json_is_null(want)) {
+            cr_assert(gv == NULL || json_is_null(gv), "%s: %s should be null", what, path);
+            n++;
+        } else if (json_is_object(want) && json_is_number(wsi)) {
+            cr_assert(json_is_object(gv), "%s: %s missing", what, path);
+            const json_t *gsi = json_object_get(gv, "si");
+            cr_assert(json_is_number(gsi), "%s: %s has no si", what, path);
+            cr_assert(rel_eq(json_number_value(gsi), json_number_value(wsi)), "%s: %s = %.17g, want %.17g",
+                      what, path, json_number_value(gsi), json_number_value(wsi));
+            if (want == rv)
+                cr_assert(json_equal(json_object_get(gv, "unit"), json_object_get(rv, "unit")),
+                          "%s: %s unit", what, path);
+            n++;
+        } else if (json_is_object(want) && json_is_object(gv)) {
+            n += compare_entry(want, gv, changes, path, what);
+        } else if (json_is_number(want)) {
+            cr_assert(json_is_number(gv) && rel_eq(json_number_value(gv), json_number_value(want)),
+                      "%s: %s", what, path);
+            n++;
+        } else {
+            cr_assert(json_equal(gv, want), "%s: %s differs", what, path);
+            n++;
+        }
+    }
+    return n;
+}
+
+Test(catalog, every_entry_of_every_kind_matches_reference)
+{
+    json_t *ref = reference();
+    if (ref == NULL)
+        cr_skip_test("../shared/reference/catalog.json not found");
+    json_t *ov = overlay_file();
+    cr_assert_eq(sizeof REF_MAP / sizeof *REF_MAP, catalog_kind_count());
+    size_t entries = 0, values = 0;
+    for (size_t m = 0; m < sizeof REF_MAP / sizeof *REF_MAP; m++) {
+        const catalog_kind *k = catalog_kind_find(REF_MAP[m].kind);
+        cr_assert_not_null(k, "%s", REF_MAP[m].kind);
+        for (size_t ed = 0; ed < 2; ed++) {
+            const catalog_edition *e = catalog_edition_at(cat, ed);
+            size_t n = 0, i;
+            json_t *r;
+            json_array_foreach(json_object_get(ref, REF_MAP[m].section), i, r) {
+                if (!takes(&REF_MAP[m], r))
+                    continue;
+                char key[128], what[200];
+                ref_key(&REF_MAP[m], r, key, sizeof key);
+                snprintf(what, sizeof what, "%s %s/%s", edition_name(e), REF_MAP[m].kind, key);
+                long idx = edition_find(e, k, json_string_value(json_object_get(r, "id")));
+                cr_assert_geq(idx, 0, "%s not found by its path", what);
+                cr_assert_eq(edition_find(e, k, key), idx, "%s not found by its key", what);
+                const json_t *got = edition_entry_json(e, k, (size_t)idx);
+                cr_assert_str_eq(json_string_value(json_object_get(got, "key")), key);
+                cr_assert(json_is_object(json_object_get(got, "source")) ||
+                          json_is_string(json_object_get(got, "source")), "%s has no source", what);
+                const json_t *changes = ed ? overlay_changes(ov, REF_MAP[m].kind, key) : NULL;
+                values += compare_entry(r, got, changes, "", what);
+                n++;
+            }
+            cr_assert_eq(edition_count(e, k), n, "%s %s: %zu entries, the reference has %zu",
+                         edition_name(e), REF_MAP[m].kind, edition_count(e, k), n);
+            entries += n;
+        }
+    }
+    cr_assert_eq(entries, 2 * (45 + 33 + 12 + 6 + 7 + 3 + 3 + 10 + 7 + 8 + 12 + 25 + 11 + 1 + 4));
+    cr_assert_gt(values, 2000);
+    json_decref(ov);
+    json_decref(ref);
+}
+
+static const void *rec_of(const catalog_edition *e, const char *kind, const char *id)
+{
+    const catalog_kind *k = catalog_kind_find(kind);
+    long i = edition_find(e, k, id);
+    cr_assert_geq(i, 0, "%s %s not in %s", kind, id, edition_name(e));
+    return edition_record(e, k, (size_t)i);
+}
+
+static double num(const json_t *o, const char *name)
+{
+    const json_t *v = json_object_get(o, name);
+    if (json_is_object(v))
+        v = json_object_get(v, "si");
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The records solvers compute on, field by field against the reference,
+ * in both editions; references embedded as their edition has them. */
+Test(catalog, records_match_reference)
+{
+    json_t *ref = reference();
+    if (ref == NULL)
+        cr_skip_test("../shared/reference/catalog.json not found");
+    json_t *ov = overlay_file();
+    size_t checked = 0;
+    for (size_t ed = 0; ed < 2; ed++) {
+        const catalog_edition *e = catalog_edition_at(cat, ed);
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(ref, "systems"), i, r) {
+            const char *kind = json_string_value(json_object_get(r, "kind"));
+            const char *id = json_string_value(json_object_get(r, "id"));
+            if (strcmp(kind, "node") == 0) {
+                const node_t *n = rec_of(e, "nodes", id);
+                const hw_node *acc = hw(e, json_string_value(json_object_get(r, "accelerator")));
+                cr_assert_eq(memcmp(&n->accelerator, acc, sizeof *acc), 0, "%s accelerator", id);
+                cr_assert_eq(n->accelerators_per_node, ref_i(r, "accelerators_per_node"));
+                double bw = num(r, "intra_node_bw");
+                const json_t *c = ed ? overlay_changes(ov, "nodes", n->key) : NULL;
+                if (c != NULL)
+                    bw = num(c, "intra_node_bw");
+                assert_q(n->intra_node_bw, bw);
+                cr_assert_eq(n->nics_per_node, ref_i(r, "nics_per_node"));
+                cr_assert_eq(n->psus_per_node, ref_i(r, "psus_per_node"));
+            } else if (strcmp(kind, "fabric") == 0) {
+                const fabric_t *f = rec_of(e, "fabrics", id);
+                assert_q(f->bandwidth, num(r, "bandwidth"));
+                assert_q(f->latency, num(r, "latency"));
+                assert_q(f->oversubscription_ratio, num(r, "oversubscription_ratio"));
+                cr_assert_str_eq(f->topology, json_string_value(json_object_get(r, "topology")));
+            } else if (strcmp(kind, "cluster") == 0) {
+                const fleet_t *f = rec_of(e, "clusters", id);
+                const node_t *n = rec_of(e, "nodes", json_string_value(json_object_get(r, "node")));
+                const fabric_t *fb = rec_of(e, "fabrics", json_string_value(json_object_get(r, "fabric")));
+                cr_assert_eq(memcmp(&f->node, n, sizeof *n), 0, "%s embeds its edition's node", id);
+                cr_assert_eq(memcmp(&f->fabric, fb, sizeof *fb), 0, "%s fabric", id);
+                cr_assert_eq(f->count, ref_i(r, "count"));
+                assert_q(fleet_total_accelerators(f), num(r, "total_accelerators"));
+                cr_assert_eq(f->has_region, !json_is_null(json_object_get(r, "region")));
+                cr_assert_eq(f->has_datacenter, !json_is_null(json_object_get(r, "datacenter")));
+                cr_assert(isnan(f->mtbf_hours));
+                assert_q(fleet_effective_pue(f), num(r, "effective_pue_default"));
+            } else {
+                continue;
+            }
+            checked++;
+        }
+        json_array_foreach(json_object_get(ref, "infrastructure"), i, r) {
+            const char *kind = json_string_value(json_object_get(r, "kind"));
+            const char *id = json_string_value(json_object_get(r, "id"));
+            if (strcmp(kind, "grid") == 0) {
+                const grid_t *g = rec_of(e, "grids", id);
+                assert_q(g->carbon_intensity_g_kwh, num(r, "carbon_intensity_g_kwh"));
+                assert_q(g->pue, num(r, "pue"));
+                assert_q(g->wue, num(r, "wue_l_per_kwh"));
+                cr_assert_str_eq(g->primary_source, json_string_value(json_object_get(r, "primary_source")));
+            } else if (strcmp(kind, "cooling") == 0) {
+                const cooling_t *c = rec_of(e, "cooling", id);
+                assert_q(c->pue, num(r, "pue"));
+                assert_q(c->wue, num(r, "wue_l_per_kwh"));
+            } else if (strcmp(kind, "datacenter") == 0) {
+                const datacenter_t *d = rec_of(e, "datacenters", id);
+                const grid_t *g = rec_of(e, "grids", json_string_value(json_object_get(r, "grid")));
+                cr_assert_eq(memcmp(&d->grid, g, sizeof *g), 0, "%s grid", id);
+                cr_assert(isnan(d->pue_override));
+                assert_q(datacenter_pue(d), num(r, "pue"));
+            } else if (strcmp(kind, "rack") == 0) {
+                const rack_t *k = rec_of(e, "racks", id);
+                assert_q(k->power, num(r, "power_si_W"));
+                assert_q(k->power, 1e3 * num(r, "power_kw"));
+                cr_assert_str_eq(k->cooling_type, json_string_value(json_object_get(r, "cooling_type")));
+            } else {
+                continue;
+            }
+            checked++;
+        }
+        json_array_foreach(json_object_get(ref, "datasets"), i, r) {
+            const dataset_t *d = rec_of(e, "datasets", json_string_value(json_object_get(r, "id")));
+            assert_q(d->training_examples, num(r, "training_examples"));
+            assert_q(d->validation_examples, num(r, "validation_examples"));
+            assert_q(d->test_examples, num(r, "test_examples"));
+            assert_q(d->full_examples, num(r, "full_examples"));
+            cr_assert_eq(d->num_classes, ref_i(r, "num_classes"));
+            cr_assert_eq(d->image_width, ref_i(r, "image_width"));
+            cr_assert_eq(d->image_height, ref_i(r, "image_height"));
+            cr_assert_eq(d->image_channels, ref_i(r, "image_channels"));
+            assert_q(d->sample_duration, num(r, "sample_duration"));
+            assert_q(d->sample_rate, num(r, "sample_rate"));
+            assert_q(d->sample_width, num(r, "sample_width"));
+            checked++;
+        }
+    }
+    cr_assert_eq(checked, 2 * (3 + 10 + 7 + 12 + 6 + 7 + 3 + 8));
+    json_decref(ov);
+    json_decref(ref);
+}
+
+/* Hand-checked, so these hold without the reference files too. */
+Test(catalog, systems_by_hand)
+{
+    const fleet_t *c = rec_of(cur, "clusters", "Research_256");
+    cr_assert_str_eq(c->node.key, "DGX_H100");
+    cr_assert_str_eq(c->node.accelerator.key, "H100");
+    assert_q(c->node.intra_node_bw, 900e9);
+    cr_assert_eq(c->count, 32);
+    assert_q(fleet_total_accelerators(c), 256);
+    cr_assert_str_eq(c->fabric.key, "Ethernet_100G");
+    assert_q(c->fabric.bandwidth, 100e9 / 8);
+    assert_q(c->fabric.latency, 50e-6);
+    assert_q(fleet_effective_pue(c), FLEET_DEFAULT_PUE);
+    /* tutorial: every cluster on DGX_H100 carries the overlaid node */
+    const catalog_kind *ck = catalog_kind_find("clusters");
+    size_t on_h100 = 0;
+    for (size_t i = 0; i < edition_count(tut, ck); i++) {
+        const fleet_t *f = edition_record(tut, ck, i), *g = edition_record(cur, ck, i);
+        cr_assert_str_eq(f->key, g->key);
+        if (strcmp(f->node.key, "DGX_H100") != 0)
+            continue;
+        on_h100++;
+        assert_q(f->node.intra_node_bw, 450e9);
+        assert_q(g->node.intra_node_bw, 900e9);
+        cr_assert_eq(memcmp(&f->node.accelerator, hw(tut, "H100"), sizeof(hw_node)), 0,
+                     "and the tutorial H100 (unit_cost 25000)");
+        assert_q(f->node.accelerator.unit_cost, 25000);
+    }
+    cr_assert_eq(on_h100, 7);
+    assert_q(((const node_t *)rec_of(tut, "nodes", "DGX_A100"))->intra_node_bw, 300e9);
+    assert_q(((const node_t *)rec_of(tut, "nodes", "DGX_B200"))->intra_node_bw, 900e9);
+    assert_q(((const node_t *)rec_of(cur, "nodes", "DGX_B200"))->intra_node_bw, 1800e9);
+    const json_t *nj = edition_entry_json(tut, catalog_kind_find("nodes"),
+                                          (size_t)edition_find(tut, catalog_kind_find("nodes"), "DGX_H100"));
+    cr_assert_not_null(json_object_get(nj, "edition_overrides"));
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(nj, "intra_node_bw"), "si_unit")), "B/s");
+
+    const datacenter_t *d = rec_of(cur, "datacenters", "Poland_Coal");
+    cr_assert_str_eq(d->grid.key, "Poland");
+    assert_q(datacenter_pue(d), 1.58);
+    const grid_t *q = rec_of(cur, "grids", "infrastructure.grids.quebec");
+    assert_q(q->carbon_intensity_g_kwh, 20);
+    assert_q(q->pue, 1.06);
+    assert_q(q->wue, 0);
+    cr_assert_str_eq(q->primary_source, "hydro");
+    const fabric_t *ndr = rec_of(cur, "fabrics", "SYSTEMS.FABRICS.infiniband_ndr");
+    assert_q(ndr->bandwidth, 50e9);
+    assert_q(ndr->latency, 5e-6);
+    assert_q(ndr->oversubscription_ratio, 1.0);
+    const dataset_t *im = rec_of(cur, "datasets", "imagenet");
+    assert_q(im->training_examples, 1281167);
+    cr_assert_eq(im->num_classes, 1000);
+    cr_assert(isnan(im->sample_rate));
+    const rack_t *rk = rec_of(cur, "racks", "AI_High");
+    assert_q(rk->power, 100e3);
+    /* display-only tables: found by key and path, no record */
+    const catalog_kind *pk = catalog_kind_find("prices");
+    long p = edition_find(cur, pk, "OnPremises.ElectricityPerKwh");
+    cr_assert_geq(p, 0);
+    cr_assert_eq(edition_find(cur, pk, "Infrastructure.Pricing.OnPremises.ElectricityPerKwh"), p);
+    cr_assert_neq(edition_find(cur, pk, "cloud.electricityperkwh"), p);
+    cr_assert_eq(edition_find(cur, pk, "ElectricityPerKwh"), -1, "ambiguous without its namespace");
+    assert_q(num(edition_entry_json(cur, pk, (size_t)p), "rate"), 0.07 / 3.6e6);
+    const catalog_kind *rl = catalog_kind_find("reliability");
+    long g = edition_find(cur, rl, "Systems.Reliability.Gpu");
+    cr_assert_geq(g, 0);
+    assert_q(num(edition_entry_json(cur, rl, (size_t)g), "mttf_hours"), 50000);
+}
+
+Test(catalog, other_kinds_lookups_and_suggestions)
+{
+    const char *s[5];
+    const catalog_kind *nodes = catalog_kind_find("nodes"), *fab = catalog_kind_find("fabrics"),
+                       *grids = catalog_kind_find("grids"), *cl = catalog_kind_find("clusters");
+    cr_assert_eq(edition_find(cur, nodes, "dgx_h100"), edition_find(cur, nodes, "Systems.Nodes.DGX_H100"));
+    cr_assert_eq(edition_find(cur, nodes, "InfiniBand_NDR"), -1, "kinds are separate");
+    cr_assert_eq(edition_find(cur, grids, "Nowhere"), -1);
+    int n = edition_suggest(cur, nodes, "DGX_H10", s, 5);
+    cr_assert_geq(n, 1);
+    cr_assert_str_eq(s[0], "DGX_H100");
+    n = edition_suggest(cur, fab, "infiniband", s, 5);
+    cr_assert_eq(n, 4);
+    n = edition_suggest(cur, grids, "quebek", s, 5);
+    cr_assert_geq(n, 1);
+    cr_assert_str_eq(s[0], "Quebec");
+    n = edition_suggest(cur, cl, "research", s, 5);
+    cr_assert_eq(n, 1);
+    cr_assert_str_eq(s[0], "Research_256");
+    n = edition_suggest(cur, catalog_kind_find("prices"), "ElectricityPerKwh", s, 5);
+    cr_assert_eq(n, 2);
+}
+
+Test(catalog, summaries)
+{
+    const catalog_kind *cl = catalog_kind_find("clusters");
+    json_t *sm = edition_entry_summary(tut, cl, (size_t)edition_find(tut, cl, "Frontier_8K"));
+    cr_assert_str_eq(json_string_value(json_object_get(sm, "key")), "Frontier_8K");
+    cr_assert_str_eq(json_string_value(json_object_get(sm, "node")), "DGX_H100");
+    cr_assert_str_eq(json_string_value(json_object_get(sm, "fabric")), "InfiniBand_NDR");
+    cr_assert_eq(json_integer_value(json_object_get(sm, "count")), 1024);
+    cr_assert(json_is_null(json_object_get(sm, "region")));
+    json_decref(sm);
+    const catalog_kind *pk = catalog_kind_find("prices");
+    sm = edition_entry_summary(cur, pk, (size_t)edition_find(cur, pk, "Cloud.GpuTrainingPerHour"));
+    cr_assert_str_eq(json_string_value(json_object_get(sm, "group")), "Cloud");
+    assert_q(json_number_value(json_object_get(sm, "rate")), 4.0 / 3600);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(sm, "units"), "rate")), "USD/s");
+    json_decref(sm);
+    const catalog_kind *nk = catalog_kind_find("nodes");
+    sm = edition_entry_summary(tut, nk, 0);
+    assert_q(json_number_value(json_object_get(sm, "intra_node_bw")), 450e9);
+    cr_assert_str_eq(json_string_value(json_object_get(json_object_get(sm, "units"), "intra_node_bw")), "B/s");
+    json_decref(sm);
+    /* every entry of every kind has a summary with its key */
+    for (size_t k = 0; k < catalog_kind_count(); k++)
+        for (size_t i = 0; i < edition_count(cur, catalog_kind_at(k)); i++) {
+            sm = edition_entry_summary(cur, catalog_kind_at(k), i);
+            cr_assert_str_eq(json_string_value(json_object_get(sm, "key")),
+                             json_string_value(json_object_get(edition_entry_json(cur, catalog_kind_at(k), i), "key")));
+            json_decref(sm);
+        }
+    cr_assert_null(edition_entry_summary(cur, nk, 3));
+}
+
+/* ---- fleets and other references in requests ---------------------------------- */
+
+static res resolve_kind(const catalog_edition *e, const char *kind, const char *text, void *out)
+{
+    res r;
+    json_t *v = J(text);
+    r.rc = edition_resolve(e, catalog_kind_find(kind), v, out, r.field, sizeof r.field, r.err, sizeof r.err);
+    json_decref(v);
+    return r;
+}
+
+/* A fleet as a request gives it, checked member by member against what
+ * the request says (ids looked up in the same edition). */
+static void check_fleet(const catalog_edition *e, const json_t *in, const fleet_t *f)
+{
+    if (json_is_string(in)) {
+        cr_assert_eq(memcmp(f, rec_of(e, "clusters", json_string_value(in)), sizeof *f), 0);
+        return;
+    }
+    const json_t *node = json_object_get(in, "node"), *fab = json_object_get(in, "fabric"),
+                 *reg = json_object_get(in, "region");
+    cr_assert_eq(f->count, (int)json_integer_value(json_object_get(in, "count")));
+    if (json_is_string(node)) {
+        cr_assert_eq(memcmp(&f->node, rec_of(e, "nodes", json_string_value(node)), sizeof f->node), 0);
+    } else {
+        const char *acc = json_string_value(json_object_get(node, "accelerator"));
+        cr_assert_eq(memcmp(&f->node.accelerator, hw(e, acc), sizeof(hw_node)), 0);
+        cr_assert_eq(f->node.accelerators_per_node, (int)json_integer_value(json_object_get(node, "accelerators_per_node")));
+        cr_assert_eq(f->node.nics_per_node, (int)json_integer_value(json_object_get(node, "nics_per_node")));
+        cr_assert_eq(f->node.psus_per_node, (int)json_integer_value(json_object_get(node, "psus_per_node")));
+        assert_q(f->node.intra_node_bw, 1e9 * atof(json_string_value(json_object_get(node, "intra_node_bw"))));
+        cr_assert_str_eq(f->node.name, json_string_value(json_object_get(node, "name")));
+    }
+    if (json_is_string(fab)) {
+        cr_assert_eq(memcmp(&f->fabric, rec_of(e, "fabrics", json_string_value(fab)), sizeof f->fabric), 0);
+    } else {
+        assert_q(f->fabric.bandwidth, 1e9 / 8 * atof(json_string_value(json_object_get(fab, "bandwidth"))));
+        assert_q(f->fabric.latency, 1e-6 * atof(json_string_value(json_object_get(fab, "latency"))));
+        assert_q(f->fabric.oversubscription_ratio, json_number_value(json_object_get(fab, "oversubscription_ratio")));
+        cr_assert_str_eq(f->fabric.topology, "fat-tree");
+    }
+    cr_assert_eq(f->has_region, reg != NULL && !json_is_null(reg));
+    if (f->has_region)
+        cr_assert_eq(memcmp(&f->region, rec_of(e, "grids", json_string_value(reg)), sizeof f->region), 0);
+    cr_assert_not(f->has_datacenter);
+}
+
+Test(catalog, golden_fleets_resolve)
+{
+    static const char *const files[] = {"breadth_cases.jsonl", "current_breadth_cases.jsonl"};
+    const catalog_kind *cl = catalog_kind_find("clusters");
+    size_t fleets = 0, refs = 0;
+    for (size_t fi = 0; fi < 2; fi++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/golden/%s", MLSYSD_SHARED_DIR, files[fi]);
+        FILE *fp = fopen(path, "r");
+        if (fp == NULL)
+            cr_skip_test("%s not found", path);
+        char *line = NULL;
+        size_t cap = 0;
+        while (getline(&line, &cap, fp) > 0) {
+            json_t *c = J(line);
+            const catalog_edition *e = catalog_edition_find(cat, json_string_value(json_object_get(c, "catalog")));
+            cr_assert_not_null(e);
+            const json_t *in = json_object_get(c, "inputs");
+            const json_t *fl = json_object_get(in, "fleet");
+            if (fl != NULL && !json_is_null(fl)) {
+                fleet_t f;
+                res r;
+                r.rc = edition_resolve(e, cl, fl, &f, r.field, sizeof r.field, r.err, sizeof r.err);
+                cr_assert_eq(r.rc, 0, "%s: %s", line, r.err);
+                check_fleet(e, fl, &f);
+                fleets++;
+            }
+            static const char *const single[][2] = {{"fabric", "fabrics"}, {"grid", "grids"}};
+            for (size_t s = 0; s < 2; s++) {
+                const json_t *v = json_object_get(in, single[s][0]);
+                if (json_is_string(v)) {
+                    cr_assert_geq(edition_find(e, catalog_kind_find(single[s][1]), json_string_value(v)), 0);
+                    refs++;
+                }
+            }
+            const json_t *dc = json_object_get(in, "datacenter");
+            if (json_is_string(dc)) {
+                cr_assert(edition_find(e, catalog_kind_find("grids"), json_string_value(dc)) >= 0 ||
+                          edition_find(e, catalog_kind_find("datacenters"), json_string_value(dc)) >= 0);
+                refs++;
+            }
+            json_decref(c);
+        }
+        free(line);
+        fclose(fp);
+    }
+    cr_assert_gt(fleets, 150);
+    cr_assert_gt(refs, 50);
+}
+
+Test(catalog, inline_fleets)
+{
+    fleet_t f;
+    res r = resolve_kind(tut, "clusters",
+                         "{\"node\": {\"name\":\"custom\",\"accelerator\":\"TPUv5p\",\"accelerators_per_node\":8,"
+                         "\"intra_node_bw\":\"900.0 GB/s\",\"nics_per_node\":8,\"psus_per_node\":6},\"count\":32,"
+                         "\"fabric\":{\"name\":\"custom\",\"bandwidth\":\"400.0 Gbit/s\",\"latency\":\"50.0 us\","
+                         "\"oversubscription_ratio\":2.0},\"region\":\"Quebec\"}", &f);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_assert_str_eq(f.key, "custom");
+    cr_assert_str_eq(f.node.accelerator.key, "TPUv5p");
+    cr_assert_eq(f.node.psus_per_node, 6);
+    assert_q(fleet_total_accelerators(&f), 256);
+    assert_q(f.fabric.bandwidth, 50e9);
+    assert_q(f.fabric.oversubscription_ratio, 2.0);
+    cr_assert(f.has_region);
+    cr_assert_str_eq(f.region.key, "Quebec");
+    assert_q(fleet_effective_pue(&f), 1.06);
+
+    /* type defaults: nics 1, psus 2, oversubscription 1.0, latency None */
+    r = resolve_kind(cur, "clusters",
+                     "{\"node\": {\"accelerator\": \"H100\", \"accelerators_per_node\": 4, "
+                     "\"intra_node_bw\": 300e9}, \"count\": 2, \"fabric\": {\"bandwidth\": \"100 Gbit/s\"}}", &f);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_assert_eq(f.node.nics_per_node, 1);
+    cr_assert_eq(f.node.psus_per_node, 2);
+    assert_q(f.fabric.oversubscription_ratio, 1.0);
+    cr_assert(isnan(f.fabric.latency));
+    cr_assert_not(f.has_region);
+    cr_assert_not(f.has_datacenter);
+    cr_assert(isnan(f.mtbf_hours));
+
+    /* base overrides at each level; a datacenter; region and datacenter null */
+    r = resolve_kind(tut, "clusters",
+                     "{\"base\": \"Research_256\", \"count\": 64, \"node\": {\"base\": \"DGX_H100\", "
+                     "\"accelerator\": {\"base\": \"H100\", \"memory.capacity\": \"40 GB\"}}, "
+                     "\"datacenter\": \"France_Nuclear\", \"region\": null}", &f);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_assert_str_eq(f.key, "Research_256");
+    cr_assert_eq(f.count, 64);
+    assert_q(f.node.intra_node_bw, 450e9);
+    assert_q(f.node.accelerator.mem_capacity, 40e9);
+    assert_q(f.node.accelerator.unit_cost, 25000);
+    cr_assert_str_eq(f.fabric.key, "Ethernet_100G");
+    cr_assert(f.has_datacenter);
+    cr_assert_str_eq(f.datacenter.grid.key, "France");
+    assert_q(fleet_effective_pue(&f), 1.12);
+
+    r = resolve_kind(cur, "clusters", "\"mega_100k\"", &f);
+    cr_assert_eq(r.rc, 0);
+    assert_q(fleet_total_accelerators(&f), 100000);
+
+    /* every record kind resolves an id, {"base"} and a custom object */
+    node_t n;
+    r = resolve_kind(cur, "nodes", "{\"base\": \"DGX_A100\", \"nics_per_node\": 4}", &n);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_assert_eq(n.nics_per_node, 4);
+    cr_assert_str_eq(n.accelerator.key, "A100");
+    grid_t g;
+    r = resolve_kind(cur, "grids", "{\"key\": \"Mars\", \"carbon_intensity_g_kwh\": 5, \"pue\": 1.3}", &g);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_assert_str_eq(g.name, "Mars");
+    cr_assert(isnan(g.wue));
+    datacenter_t d;
+    r = resolve_kind(cur, "datacenters", "{\"grid\": {\"base\": \"Iceland\"}, \"pue_override\": 1.01}", &d);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    assert_q(datacenter_pue(&d), 1.01);
+    cr_assert_str_eq(d.grid.key, "Iceland");
+    dataset_t ds;
+    r = resolve_kind(cur, "datasets", "{\"base\": \"CIFAR10\", \"training_examples\": \"1e5 count\"}", &ds);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    assert_q(ds.training_examples, 1e5);
+    cr_assert_eq(ds.num_classes, 10);
+    rack_t rk;
+    cr_assert_eq(resolve_kind(cur, "racks", "\"ai_standard\"", &rk).rc, 0);
+    cooling_t co;
+    cr_assert_eq(resolve_kind(cur, "cooling", "\"Legacy\"", &co).rc, 0);
+    assert_q(co.pue, 1.58);
+
+    json_t *sm = catalog_record_summary(catalog_kind_find("clusters"), &f);
+    cr_assert_eq(json_integer_value(json_object_get(sm, "count")), 12500);
+    json_decref(sm);
+}
+
+static void expect_bad(const catalog_edition *e, const char *kind, const char *text, int rc,
+                       const char *field, const char *needle)
+{
+    union {
+        fleet_t f;
+        hw_node h;
+        model_t m;
+    } out;
+    res r = resolve_kind(e, kind, text, &out);
+    cr_assert_eq(r.rc, rc, "%s: rc %d (%s), want %d", text, r.rc, r.err, rc);
+    cr_assert_str_eq(r.field, field, "%s: field \"%s\" (%s), want \"%s\"", text, r.field, r.err, field);
+    char prefix[160];
+    snprintf(prefix, sizeof prefix, "%s: ", field);
+    if (field[0] != '\0')
+        cr_assert_eq(strncmp(r.err, prefix, strlen(prefix)), 0, "err \"%s\" names the field", r.err);
+    if (needle != NULL)
+        cr_assert_not_null(strstr(r.err, needle), "%s: \"%s\" lacks \"%s\"", text, r.err, needle);
+}
+
+Test(catalog, bad_fleets_name_the_field)
+{
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 0, \"fabric\": \"RoCE_100G\"}", 400,
+               "count", ">= 1");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2.5, \"fabric\": \"RoCE_100G\"}", 400,
+               "count", "whole number");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": [4], \"fabric\": \"RoCE_100G\"}", 400,
+               "count", "an array");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"fabric\": \"RoCE_100G\"}", 400, "count", "required");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H1000\", \"count\": 2, \"fabric\": \"RoCE_100G\"}", 404,
+               "node", "did you mean \"DGX_H100\"");
+    expect_bad(cur, "clusters", "{\"node\": \"InfiniBand_NDR\", \"count\": 2, \"fabric\": \"RoCE_100G\"}", 404,
+               "node", "is a fabric, not a node");
+    expect_bad(cur, "clusters", "{\"node\": [\"DGX_H100\"], \"count\": 2, \"fabric\": \"RoCE_100G\"}", 400,
+               "node", "an array");
+    expect_bad(cur, "clusters", "{\"node\": 8, \"count\": 2, \"fabric\": \"RoCE_100G\"}", 400, "node",
+               "node id");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2}", 400, "fabric", "required");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2, \"fabric\": \"DGX_H100\"}", 404,
+               "fabric", "is a node");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2, \"fabric\": \"RoCE_100G\", "
+               "\"region\": \"Atlantis\"}", 404, "region", "unknown grid");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2, \"fabric\": \"RoCE_100G\", "
+               "\"datacenter\": \"Quebec\"}", 404, "datacenter", "is a grid");
+    expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": \"H1000\", \"accelerators_per_node\": 8, "
+               "\"intra_node_bw\": \"900 GB/s\"}, \"count\": 2, \"fabric\": \"RoCE_100G\"}", 404,
+               "node.accelerator", "did you mean \"H100\"");
+    expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": {\"base\": \"H100\", \"memory.capacity\": \"8 GB/s\"}, "
+               "\"accelerators_per_node\": 8, \"intra_node_bw\": \"900 GB/s\"}, \"count\": 2, \"fabric\": \"RoCE_100G\"}",
+               400, "node.accelerator.memory.capacity", NULL);
+    expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": \"H100\", \"accelerators_per_node\": 8}, "
+               "\"count\": 2, \"fabric\": \"RoCE_100G\"}", 400, "node.intra_node_bw", "required");
+    expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": \"H100\", \"accelerators_per_node\": 0, "
+               "\"intra_node_bw\": 1e9}, \"count\": 2, \"fabric\": \"RoCE_100G\"}", 400,
+               "node.accelerators_per_node", NULL);
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2, \"fabric\": {\"bandwidth\": \"100 GB\"}}",
+               400, "fabric.bandwidth", NULL);
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2, \"fabric\": {\"bandwith\": \"100 GB/s\"}}",
+               400, "fabric.bandwith", "did you mean \"bandwidth\"");
+    expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 2, \"fabric\": \"RoCE_100G\", \"nodes\": 3}",
+               400, "nodes", "unknown field");
+    expect_bad(cur, "clusters", "{\"base\": \"Research_999\"}", 404, "base", "Research_256");
+    expect_bad(cur, "clusters", "[\"Research_256\"]", 400, "", "cluster id");
+    expect_bad(cur, "prices", "\"Cloud.GpuTrainingPerHour\"", 400, "", "not solver inputs");
+}
+
+static const char SYSTEMS_FILE[] =
+    "{\n"
+    " \"grids\": [{\"key\": \"Mars\", \"carbon_intensity_g_kwh\": 5, \"pue\": 1.3}],\n"
+    " \"clusters\": [\n"
+    "  {\"key\": \"MyCluster\", \"node\": \"MyNode\", \"count\": 4, \"fabric\": \"InfiniBand_NDR\",\n"
+    "   \"region\": \"Mars\"},\n"
+    "  {\"key\": \"Inline\", \"count\": 2, \"fabric\": {\"bandwidth\": \"200 Gbit/s\"},\n"
+    "   \"node\": {\"base\": \"DGX_H100\", \"accelerators_per_node\": 4}}\n"
+    " ],\n"
+    " \"nodes\": [{\"key\": \"MyNode\", \"accelerator\": \"MyNPU\", \"accelerators_per_node\": 4,\n"
+    "            \"intra_node_bw\": \"600 GB/s\"},\n"
+    "           {\"key\": \"dgx_h100\", \"accelerator\": \"H100\", \"accelerators_per_node\": 8,\n"
+    "            \"intra_node_bw\": \"100 GB/s\"}],\n"
+    " \"prices\": [{\"key\": \"Moon.Rent\", \"rate\": {\"value\": 1, \"unit\": \"dollar\", \"si\": 1, \"si_unit\": \"USD\"}}],\n"
+    " \"aliases\": {\"clusters\": {\"Mine\": \"MyCluster\"}}\n"
+    "}\n";
+
+Test(catalog, dir_new_kinds)
+{
+    tmpdir t;
+    td_make(&t);
+    td_write(&t, "10_add.json", ADD_FILE);
+    td_write(&t, "20_systems.json", SYSTEMS_FILE);
+    catalog *c;
+    char err[512];
+    int rc = catalog_load(&c, t.dir, err, sizeof err);
+    td_remove(&t);
+    cr_assert_eq(rc, 0, "%s", err);
+    const catalog_kind *cl = catalog_kind_find("clusters"), *nk = catalog_kind_find("nodes");
+    for (size_t ed = 0; ed < 2; ed++) {
+        const catalog_edition *e = catalog_edition_at(c, ed);
+        cr_assert_eq(edition_count(e, cl), 9);
+        cr_assert_eq(edition_count(e, nk), 4);
+        cr_assert_eq(edition_count(e, catalog_kind_find("grids")), 13);
+        cr_assert_eq(edition_count(e, catalog_kind_find("prices")), 26);
+        const fleet_t *f = rec_of(e, "clusters", "Mine");
+        cr_assert_str_eq(f->id, "Systems.Clusters.MyCluster");
+        cr_assert_str_eq(f->node.key, "MyNode");
+        cr_assert_str_eq(f->node.accelerator.key, "MyNPU", "a node on hardware of an earlier file");
+        assert_q(f->node.intra_node_bw, 600e9);
+        cr_assert(f->has_region);
+        cr_assert_str_eq(f->region.key, "Mars");
+        assert_q(fleet_effective_pue(f), 1.3);
+        /* a replaced node is what every cluster on it embeds, in both editions */
+        const node_t *h = rec_of(e, "nodes", "Systems.Nodes.DGX_H100");
+        cr_assert_str_eq(h->key, "dgx_h100");
+        assert_q(h->intra_node_bw, 100e9);
+        assert_q(((const fleet_t *)rec_of(e, "clusters", "Mega_100K"))->node.intra_node_bw, 100e9);
+        const fleet_t *in = rec_of(e, "clusters", "Inline");
+        cr_assert_eq(in->node.accelerators_per_node, 4);
+        assert_q(in->node.intra_node_bw, 100e9); /* inline base = the replaced node */
+        assert_q(in->fabric.bandwidth, 25e9);
+        const json_t *src = json_object_get(edition_entry_json(e, cl, (size_t)edition_find(e, cl, "MyCluster")), "source");
+        cr_assert_not_null(strstr(json_string_value(json_object_get(src, "path")), "20_systems.json"));
+        const catalog_kind *pk = catalog_kind_find("prices");
+        const json_t *p = edition_entry_json(e, pk, (size_t)edition_find(e, pk, "Infrastructure.Pricing.Custom.Moon.Rent"));
+        cr_assert_str_eq(json_string_value(json_object_get(p, "group")), "Custom");
+    }
+    catalog_free(c);
+}
+
+Test(catalog, dir_new_kinds_errors_name_file_and_line)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {"{\"clusters\": [\n {\"key\": \"C\", \"node\": \"DGX_H100\",\n  \"count\": 0, \"fabric\": \"RoCE_100G\"}\n]}\n",
+         ":2: cluster \"C\": count: expected a whole number >= 1"},
+        {"{\"clusters\": [\n {\"key\": \"C\", \"node\": \"NoNode\", \"count\": 1, \"fabric\": \"RoCE_100G\"}\n]}\n",
+         ":2: cluster \"C\": node: unknown node \"NoNode\""},
+        {"{\"clusters\": [\n {\"key\": \"C\", \"node\": \"Later\", \"count\": 1, \"fabric\": \"RoCE_100G\"}\n],\n"
+         " \"fabrics\": [{\"key\": \"Later\", \"bandwidth\": 1e9}]}\n",
+         ":2: cluster \"C\": node: unknown node \"Later\" in the current catalog (\"Later\" is a fabric, not a node)"},
+        {"{\"nodes\": [\n {\"key\": \"N\", \"accelerator\": {\"base\": \"A100\", \"tdp\": \"5 GB\"},\n"
+         "  \"accelerators_per_node\": 1, \"intra_node_bw\": 1e9}\n]}\n",
+         ":2: node \"N\": accelerator.tdp:"},
+        {"{\"fabrics\": [\n {\"key\": \"F\",\n  \"bandwidth\": 1e9, \"latancy\": \"1 us\"}\n]}\n",
+         ":2: fabric \"F\": latancy: unknown field (did you mean \"latency\"?)"},
+        {"{\"grids\": [\n {\"key\": \"G\", \"pue\": 1.1}\n]}\n",
+         ":2: grid \"G\": carbon_intensity_g_kwh: required"},
+        {"{\"prices\": [\n {\"key\": \"P\", \"rate\": \"3 USD\"}\n]}\n",
+         ":2: price \"P\": rate: expected a quantity object"},
+        {"{\"datacenters\": [\n {\"key\": \"D\", \"grid\": [\"Quebec\"]}\n]}\n",
+         ":2: datacenter \"D\": grid: expected a grid id (e.g. \"Quebec\") or an object, got an array"},
+        {"{\"aliases\": {\"nodes\": {\n \"Big\": \"DGX_Z\"}}}\n", ":2: alias \"Big\": \"DGX_Z\" is not a node entry"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tmpdir t;
+        td_make(&t);
+        const char *path = td_write(&t, "x.json", cases[i].text);
+        catalog *c = NULL;
+        char err[768], want[512];
+        int rc = catalog_load(&c, t.dir, err, sizeof err);
+        td_remove(&t);
+        cr_assert_eq(rc, -1, "case %zu loaded", i);
+        snprintf(want, sizeof want, "%s%s", path, cases[i].want);
+        cr_assert_eq(strncmp(err, want, strlen(want)), 0, "got \"%s\", want prefix \"%s\"", err, want);
+    }
 }
 
 /* ---- core/model.c helpers ------------------------------------------------ */

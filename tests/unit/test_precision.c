@@ -82,9 +82,9 @@ static void unload(void) { catalog_free(cat); }
 
 static const hw_node *cat_hw(const char *id)
 {
-    long i = edition_find_hardware(cur, id);
+    long i = edition_find(cur, catalog_kind_of(REC_HARDWARE), id);
     cr_assert_geq(i, 0, "%s not in catalog", id);
-    return edition_hardware_at(cur, (size_t)i);
+    return edition_record(cur, catalog_kind_of(REC_HARDWARE), (size_t)i);
 }
 
 /* A 1 M-parameter CNN of 1 GFLOP, 10 layers: compute-bound on every GPU here,

@@ -228,16 +228,16 @@ static void free_catalog(void)
 
 static const hw_node *cat_hw(const char *id)
 {
-    long i = edition_find_hardware(cur, id);
+    long i = edition_find(cur, catalog_kind_of(REC_HARDWARE), id);
     cr_assert_geq(i, 0, "hardware %s not in the catalog", id);
-    return edition_hardware_at(cur, (size_t)i);
+    return edition_record(cur, catalog_kind_of(REC_HARDWARE), (size_t)i);
 }
 
 static const model_t *cat_model(const char *id)
 {
-    long i = edition_find_model(cur, id);
+    long i = edition_find(cur, catalog_kind_of(REC_MODEL), id);
     cr_assert_geq(i, 0, "model %s not in the catalog", id);
-    return edition_model_at(cur, (size_t)i);
+    return edition_record(cur, catalog_kind_of(REC_MODEL), (size_t)i);
 }
 
 /* ======================================================================== */
