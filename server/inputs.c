@@ -125,47 +125,25 @@ const char *input_ref_key(const input_value *v)
 /* What the catalog can do for each record kind. */
 static long ref_find(const catalog_edition *ed, record_kind k, const char *id)
 {
-    switch (k) {
-    case REC_HARDWARE: return edition_find_hardware(ed, id);
-    case REC_MODEL: return edition_find_model(ed, id);
-    default: return -1;
-    }
+    return edition_find(ed, catalog_kind_of(k), id);
 }
 
 static const void *ref_at(const catalog_edition *ed, record_kind k, size_t i)
 {
-    return k == REC_HARDWARE ? (const void *)edition_hardware_at(ed, i) : (const void *)edition_model_at(ed, i);
+    return edition_record(ed, catalog_kind_of(k), i);
 }
 
 static int ref_suggest(const catalog_edition *ed, record_kind k, const char *id, const char **out, int max)
 {
-    if (k != REC_HARDWARE && k != REC_MODEL)
-        return 0;
-    return edition_suggest(ed, k == REC_HARDWARE ? CAT_HARDWARE : CAT_MODEL, id, out, max);
+    return edition_suggest(ed, catalog_kind_of(k), id, out, max);
 }
 
-static size_t ref_size(record_kind k)
-{
-    static const size_t size[REC_N_KINDS] = {
-        [REC_HARDWARE] = sizeof(hw_node), [REC_MODEL] = sizeof(model_t), [REC_NODE] = sizeof(node_t),
-        [REC_FABRIC] = sizeof(fabric_t), [REC_CLUSTER] = sizeof(fleet_t), [REC_GRID] = sizeof(grid_t),
-        [REC_COOLING] = sizeof(cooling_t), [REC_DATACENTER] = sizeof(datacenter_t), [REC_RACK] = sizeof(rack_t),
-        [REC_DATASET] = sizeof(dataset_t),
-    };
-    return size[k];
-}
+static size_t ref_size(record_kind k) { return catalog_kind_record_size(catalog_kind_of(k)); }
 
 static int ref_resolve(const catalog_edition *ed, record_kind k, const json_t *obj, void *out, char *field,
                        size_t fieldlen, char *err, size_t errlen)
 {
-    switch (k) {
-    case REC_HARDWARE: return edition_resolve_hardware(ed, obj, out, field, fieldlen, err, errlen);
-    case REC_MODEL: return edition_resolve_model(ed, obj, out, field, fieldlen, err, errlen);
-    default:
-        snprintf(field, fieldlen, "%s", "");
-        snprintf(err, errlen, "inline records of this kind are not supported yet");
-        return 400;
-    }
+    return edition_resolve(ed, catalog_kind_of(k), obj, out, field, fieldlen, err, errlen);
 }
 
 /* Names of record kinds, as /catalog spells them. */

@@ -1,5 +1,6 @@
-/* test_catalog_api.c - GET /catalog, /catalog/hardware[/{id}], /catalog/models[/{id}]
- * in both editions.
+/* test_catalog_api.c - GET /catalog, /catalog/{kind} and /catalog/{kind}/{id}
+ * for every kind (hardware, models, nodes, fabrics, clusters, grids, ...) in
+ * both editions.
  *
  * Hand-written values come from reference/catalog.md (A100: 312 TFLOP/s,
  * 80 GiB, 2039 GB/s, 400 W; ResNet-50: 25.6 M parameters, 8.2 GFLOP) and
@@ -408,8 +409,7 @@ static void compare_tree(diff *d, const char *entry, const json_t *ref, const js
         d->compared++;
         if (!json_is_number(got) || !close_enough(json_number_value(got), json_number_value(ref)))
             diff_fail(d, entry, path, "number differs");
-    } else if (json_is_string(ref) &&
-               (!strcmp(path, "key") || !strcmp(path, "id") || !strcmp(path, "name") || !strcmp(path, "group"))) {
+    } else if (json_is_string(ref) && strcmp(path, "key") && strcmp(path, "kind")) {
         d->compared++;
         if (!json_equal((json_t *)ref, (json_t *)got))
             diff_fail(d, entry, path, "differs");
@@ -462,34 +462,102 @@ static json_t *load_ref(const char *name)
     return j;
 }
 
+/* Every kind of the catalog, where its entries are in reference/catalog.json
+ * (a section; the reference kinds taken from it, NULL: all; whether the key
+ * is "<namespace>.<key>"), where the tutorial overlay keeps its changes,
+ * and how many entries it has. */
+typedef struct {
+    const char *kind, *section, *ref_kinds;
+    bool ns_key;
+    const char *overlay;
+    size_t n;
+} kind_map;
+
+static const kind_map KINDS[] = {
+    {"hardware", "hardware", NULL, false, "hardware", N_HARDWARE},
+    {"models", "models", NULL, false, "models", N_MODELS},
+    {"grids", "infrastructure", "grid", false, NULL, 12},
+    {"cooling", "infrastructure", "cooling", false, NULL, 6},
+    {"datacenters", "infrastructure", "datacenter", false, NULL, 7},
+    {"racks", "infrastructure", "rack", false, NULL, 3},
+    {"nodes", "systems", "node", false, "systems.nodes", 3},
+    {"fabrics", "systems", "fabric", false, NULL, 10},
+    {"clusters", "systems", "cluster", false, NULL, 7},
+    {"datasets", "datasets", NULL, false, NULL, 8},
+    {"reliability", "systems", "reliability_component reliability_scalar recovery_profile", false, NULL, 12},
+    {"prices", "infrastructure", "price", true, NULL, 25},
+    {"network", "systems", "switch_fabric_scalar network_energy_scalar", false, NULL, 11},
+    {"pods", "systems", "pod", false, NULL, 1},
+    {"infrastructure", "infrastructure", "capacity scalar", false, NULL, 4},
+};
+#define N_KINDS (sizeof KINDS / sizeof *KINDS)
+
+static bool kind_takes(const kind_map *k, const json_t *e)
+{
+    if (!k->ref_kinds)
+        return true;
+    char want[64], list[128];
+    snprintf(want, sizeof want, " %s ", str_at(e, "kind"));
+    snprintf(list, sizeof list, " %s ", k->ref_kinds);
+    return strstr(list, want) != NULL;
+}
+
+static void kind_key(const kind_map *k, const json_t *e, char *out, size_t n)
+{
+    if (k->ns_key)
+        snprintf(out, n, "%s.%s", str_at(e, "namespace"), str_at(e, "key"));
+    else
+        snprintf(out, n, "%s", str_at(e, "key"));
+}
+
+/* Every entry of every kind through /catalog/{kind}/{key} (and by its
+ * mlsysim path), compared with the reference, in one edition. */
 static void compare_edition(const char *edition)
 {
     json_t *ref = load_ref("catalog.json");
     json_t *overlay = !strcmp(edition, "tutorial") ? load_ref("edition_tutorial.json") : NULL;
     diff d = {0};
-    static const char *const kinds[] = {"hardware", "models"};
-    for (size_t k = 0; k < 2; k++) {
-        const json_t *list = json_object_get(ref, kinds[k]);
-        cr_assert_eq(json_array_size(list), k == 0 ? N_HARDWARE : N_MODELS);
-        size_t i;
+    size_t entries = 0;
+    for (size_t k = 0; k < N_KINDS; k++) {
+        const kind_map *km = &KINDS[k];
+        size_t i, n = 0;
         json_t *e;
-        json_array_foreach((json_t *)list, i, e) {
-            char path[200];
-            snprintf(path, sizeof path, "/catalog/%s/%s?catalog=%s", kinds[k], str_at(e, "key"), edition);
+        json_array_foreach(json_object_get(ref, km->section), i, e) {
+            if (!kind_takes(km, e))
+                continue;
+            n++;
+            char key[128], path[300], entry[200];
+            kind_key(km, e, key, sizeof key);
+            snprintf(entry, sizeof entry, "%s/%s", km->kind, key);
+            snprintf(path, sizeof path, "/catalog/%s/%s?catalog=%s", km->kind, key, edition);
             json_t *got = get_ok(path);
-            const json_t *ov = overlay ? json_object_get(json_object_get(overlay, kinds[k]), str_at(e, "key")) : NULL;
-            compare_tree(&d, str_at(e, "key"), e, got, "", ov);
+            cr_assert_str_eq(str_at(got, "catalog"), edition);
+            if (strcmp(str_at(got, "key"), key))
+                diff_fail(&d, entry, "key", "differs");
+            const json_t *ov = overlay && km->overlay ? json_object_get(at_path(overlay, km->overlay), key) : NULL;
+            compare_tree(&d, entry, e, got, "", ov);
             if (ov)
-                compare_overlay(&d, str_at(e, "key"), ov, got);
+                compare_overlay(&d, entry, ov, got);
             if (k == 0)
-                check_ridge(&d, str_at(e, "key"), got);
+                check_ridge(&d, entry, got);
             if (!json_equal(json_object_get(e, "provenance"), json_object_get(got, "provenance")))
-                diff_fail(&d, str_at(e, "key"), "provenance", "differs");
+                diff_fail(&d, entry, "provenance", "differs");
+            if (!json_object_get(got, "source"))
+                diff_fail(&d, entry, "source", "missing");
+            /* the same entry by its mlsysim path */
+            snprintf(path, sizeof path, "/catalog/%s/%s?catalog=%s", km->kind, str_at(e, "id"), edition);
+            json_t *by_id = get_ok(path);
+            if (!json_equal(by_id, got))
+                diff_fail(&d, entry, "id", "by path differs from by key");
+            json_decref(by_id);
             json_decref(got);
         }
+        cr_assert_eq(n, km->n, "%s: the reference has %zu", km->kind, n);
+        entries += n;
     }
-    /* well over one number per field of 78 entries */
-    cr_assert_gt(d.compared, 500, "only %d values compared", d.compared);
+    cr_assert_eq(entries, 187);
+    /* well over one number per field of 187 entries */
+    cr_assert_gt(d.compared, 1500, "only %d values compared", d.compared);
     cr_assert_eq(d.failed, 0, "%s edition: %d of %d values differ from the reference; first:\n%s", edition, d.failed,
                  d.compared, d.first);
     json_decref(overlay);
@@ -498,3 +566,110 @@ static void compare_edition(const char *edition)
 
 Test(catalog_api, every_entry_matches_reference_current) { compare_edition("current"); }
 Test(catalog_api, every_entry_matches_reference_tutorial) { compare_edition("tutorial"); }
+
+/* ---- every kind: lists, filters, errors ------------------------------------------------------- */
+
+Test(catalog_api, every_kind_lists)
+{
+    json_t *all = get_ok("/catalog?catalog=tutorial");
+    for (size_t k = 0; k < N_KINDS; k++) {
+        char path[120];
+        snprintf(path, sizeof path, "/catalog/%s?catalog=tutorial", KINDS[k].kind);
+        json_t *one = get_ok(path);
+        const json_t *list = json_object_get(one, KINDS[k].kind);
+        cr_assert_eq(json_array_size(list), KINDS[k].n, "%s", path);
+        cr_assert_eq(json_object_size(one), 3, "%s: catalog, catalog_version and the list", path);
+        cr_assert(json_equal(list, json_object_get(all, KINDS[k].kind)), "%s = its part of /catalog", path);
+        size_t i;
+        json_t *e;
+        json_array_foreach((json_t *)list, i, e) {
+            cr_assert(json_string_length(json_object_get(e, "key")) > 0, "%s[%zu] lacks key", path, i);
+            cr_assert(json_string_length(json_object_get(e, "id")) > 0, "%s[%zu] lacks id", path, i);
+            cr_assert(json_object_size(e) < 25, "%s[%zu]: a summary, not the entry", path, i);
+        }
+        json_decref(one);
+        /* ?kind= takes every kind, plural or singular */
+        snprintf(path, sizeof path, "/catalog?kind=%s", KINDS[k].kind);
+        one = get_ok(path);
+        cr_assert_eq(json_object_size(one), 3, "%s", path);
+        json_decref(one);
+    }
+    cr_assert_eq(json_object_size(all), 2 + N_KINDS);
+    json_decref(all);
+
+    /* a cluster in the list names its node, fabric and count; the tutorial node is the overlaid one */
+    json_t *cl = get_ok("/catalog/clusters");
+    const json_t *r = json_array_get(json_object_get(cl, "clusters"), 0);
+    cr_assert_str_eq(str_at(r, "key"), "Research_256");
+    cr_assert_str_eq(str_at(r, "node"), "DGX_H100");
+    cr_assert_str_eq(str_at(r, "fabric"), "Ethernet_100G");
+    cr_assert_eq(json_integer_value(json_object_get(r, "count")), 32);
+    json_decref(cl);
+    json_t *nodes = get_ok("/catalog/nodes?catalog=tutorial");
+    const json_t *h = json_array_get(json_object_get(nodes, "nodes"), 0);
+    cr_assert_str_eq(str_at(h, "key"), "DGX_H100");
+    cr_assert(close_enough(json_number_value(json_object_get(h, "intra_node_bw")), 450e9));
+    json_decref(nodes);
+}
+
+Test(catalog_api, group_filter_on_every_kind)
+{
+    /* prices: group = the pricing namespace (catalog.json: 6 Cloud, 6 Labeling) */
+    json_t *p = get_ok("/catalog/prices?group=cloud");
+    cr_assert_eq(json_array_size(json_object_get(p, "prices")), 6);
+    json_decref(p);
+    p = get_ok("/catalog?group=Labeling&kind=price");
+    cr_assert_eq(json_array_size(json_object_get(p, "prices")), 6);
+    json_decref(p);
+    p = get_ok("/catalog/reliability?group=Components");
+    cr_assert_eq(json_array_size(json_object_get(p, "reliability")), 8);
+    json_decref(p);
+    /* kinds without groups have nothing in a group */
+    p = get_ok("/catalog/fabrics?group=Cloud");
+    cr_assert_eq(json_array_size(json_object_get(p, "fabrics")), 0);
+    json_decref(p);
+}
+
+Test(catalog_api, unknown_kinds_and_ids)
+{
+    json_t *p = get_problem("/catalog/gpus", 404);
+    cr_assert(strstr(str_at(p, "detail"), "fabrics") && strstr(str_at(p, "detail"), "clusters"),
+              "names the kinds: %s", str_at(p, "detail"));
+    json_decref(p);
+    p = get_problem("/catalog/gpus/A100", 404);
+    cr_assert(strstr(str_at(p, "detail"), "hardware"), "%s", str_at(p, "detail"));
+    json_decref(p);
+    p = get_problem("/catalog/fabrics/InfiniBand_NDX", 404);
+    cr_assert(strstr(str_at(p, "detail"), "InfiniBand_NDR"), "%s", str_at(p, "detail"));
+    cr_assert(strstr(str_at(p, "detail"), "fabric"), "%s", str_at(p, "detail"));
+    json_decref(p);
+    p = get_problem("/catalog/nodes/InfiniBand_NDR?catalog=tutorial", 404);
+    cr_assert(strstr(str_at(p, "detail"), "tutorial"), "%s", str_at(p, "detail"));
+    json_decref(p);
+    p = get_problem("/catalog/grids/Quebec?catalog=2024", 400);
+    cr_assert_str_eq(str_at(p, "field"), "catalog");
+    json_decref(p);
+}
+
+Test(catalog_api, systems_entries_by_hand)
+{
+    json_t *c = get_ok("/catalog/clusters/systems.clusters.frontier_8k");
+    cr_assert_str_eq(str_at(c, "key"), "Frontier_8K");
+    cr_assert_str_eq(str_at(c, "node"), "Systems.Nodes.DGX_H100");
+    cr_assert_eq(json_integer_value(json_object_get(c, "count")), 1024);
+    json_decref(c);
+    json_t *n = get_ok("/catalog/nodes/DGX_H100?catalog=tutorial");
+    cr_assert(close_enough(si_at(n, "intra_node_bw"), 450e9));
+    cr_assert(json_is_array(json_object_get(n, "edition_overrides")));
+    json_decref(n);
+    n = get_ok("/catalog/nodes/dgx_h100");
+    cr_assert(close_enough(si_at(n, "intra_node_bw"), 900e9));
+    json_decref(n);
+    json_t *g = get_ok("/catalog/grids/Quebec");
+    cr_assert(close_enough(json_number_value(json_object_get(g, "carbon_intensity_g_kwh")), 20));
+    json_decref(g);
+    json_t *pr = get_ok("/catalog/prices/OnPremises.ElectricityPerKwh");
+    cr_assert(close_enough(si_at(pr, "rate"), 0.07 / 3.6e6));
+    cr_assert_str_eq(str_at(pr, "group"), "OnPremises");
+    json_decref(pr);
+}
