@@ -923,14 +923,23 @@ static int clone_edition(catalog_edition *dst, const catalog_edition *src)
     return 0;
 }
 
-/* Every record of the edition from its final entries, kind by kind in
- * table order (references resolve to records already built), and each
- * kind's index once its records are final. */
+static bool has_refs(const catalog_kind *k)
+{
+    for (const fspec *s = k->fields; s->name != NULL; s++)
+        if (s->type == T_REF)
+            return true;
+    return false;
+}
+
+/* Every record that embeds others, rebuilt from its final entry kind by
+ * kind in table order (references resolve to records already final; the
+ * records of other kinds were final when their entries were added), and
+ * each kind's index. */
 static int build_edition(catalog_edition *e, char *err, size_t errlen)
 {
     for (size_t ki = 0; ki < N_KINDS; ki++) {
         const catalog_kind *k = &cat_kinds[ki];
-        for (size_t i = 0; i < e->k[ki].n; i++) {
+        for (size_t i = 0; has_refs(k) && i < e->k[ki].n; i++) {
             char field[128], msg[512];
             if (extract_in(e, k, e->k[ki].js[i], rec_at(e, ki, i), field, sizeof field, msg,
                            sizeof msg) != 0) {
