@@ -70,8 +70,8 @@ static void handle_version(app *a, app_response *resp)
         const catalog_edition *e = catalog_edition_at(a->cat, i);
         json_array_append_new(eds, json_pack("{s:s,s:s,s:s,s:I,s:I}", "name", edition_name(e), "version",
                                              edition_version(e), "description", edition_description(e), "hardware",
-                                             (json_int_t)edition_hardware_count(e), "models",
-                                             (json_int_t)edition_model_count(e)));
+                                             (json_int_t)edition_count(e, catalog_kind_of(REC_HARDWARE)), "models",
+                                             (json_int_t)edition_count(e, catalog_kind_of(REC_MODEL))));
     }
     json_t *solvers = json_array();
     for (size_t i = 0; i < solver_count(); i++)
@@ -85,31 +85,29 @@ static void handle_version(app *a, app_response *resp)
 
 typedef struct {
     const char *prefix;   /* exact path, or prefix ending in '/' for a {param} route */
-    bool has_param;
+    int params;           /* path segments after the prefix: 0, 1 ({name}) or 2 ({kind}/{id}) */
     route_id route;
     const char *methods;  /* "GET" or "POST" (HEAD goes with GET) */
 } route;
 
 static const route ROUTE_TABLE[] = {
-    {"/solve", false, R_SOLVE, "POST"},
-    {"/solve/", true, R_SOLVE_GET, "GET"},
-    {"/sweep", false, R_SWEEP, "POST"},
-    {"/sweep/", true, R_SWEEP_GET, "GET"},
-    {"/solvers", false, R_SOLVERS, "GET"},
-    {"/solvers/", true, R_SOLVER, "GET"},
-    {"/catalog", false, R_CATALOG, "GET"},
-    {"/catalog/hardware", false, R_CATALOG_HW, "GET"},
-    {"/catalog/hardware/", true, R_CATALOG_HW_ID, "GET"},
-    {"/catalog/models", false, R_CATALOG_MODELS, "GET"},
-    {"/catalog/models/", true, R_CATALOG_MODEL_ID, "GET"},
-    {"/healthz", false, R_HEALTHZ, "GET"},
-    {"/livez", false, R_LIVEZ, "GET"},
-    {"/readyz", false, R_READYZ, "GET"},
-    {"/metrics", false, R_METRICS, "GET"},
-    {"/openapi.yaml", false, R_OPENAPI_YAML, "GET"},
-    {"/openapi.json", false, R_OPENAPI_JSON, "GET"},
-    {"/version", false, R_VERSION, "GET"},
-    {"/", false, R_ROOT, "GET"},
+    {"/solve", 0, R_SOLVE, "POST"},
+    {"/solve/", 1, R_SOLVE_GET, "GET"},
+    {"/sweep", 0, R_SWEEP, "POST"},
+    {"/sweep/", 1, R_SWEEP_GET, "GET"},
+    {"/solvers", 0, R_SOLVERS, "GET"},
+    {"/solvers/", 1, R_SOLVER, "GET"},
+    {"/catalog", 0, R_CATALOG, "GET"},
+    {"/catalog/", 1, R_CATALOG_KIND, "GET"},
+    {"/catalog/", 2, R_CATALOG_ENTRY, "GET"},
+    {"/healthz", 0, R_HEALTHZ, "GET"},
+    {"/livez", 0, R_LIVEZ, "GET"},
+    {"/readyz", 0, R_READYZ, "GET"},
+    {"/metrics", 0, R_METRICS, "GET"},
+    {"/openapi.yaml", 0, R_OPENAPI_YAML, "GET"},
+    {"/openapi.json", 0, R_OPENAPI_JSON, "GET"},
+    {"/version", 0, R_VERSION, "GET"},
+    {"/", 0, R_ROOT, "GET"},
 };
 
 static const route *match_route(const char *path, const char **param)
@@ -118,10 +116,17 @@ static const route *match_route(const char *path, const char **param)
     for (size_t i = 0; i < sizeof ROUTE_TABLE / sizeof ROUTE_TABLE[0]; i++) {
         const route *r = &ROUTE_TABLE[i];
         size_t n = strlen(r->prefix);
-        if (!r->has_param) {
+        if (!r->params) {
             if (!strcmp(path, r->prefix))
                 return r;
-        } else if (!strncmp(path, r->prefix, n) && path[n] && !strchr(path + n, '/')) {
+            continue;
+        }
+        if (strncmp(path, r->prefix, n) || !path[n])
+            continue;
+        /* {kind}/{id}: one '/' between two non-empty segments */
+        const char *slash = strchr(path + n, '/');
+        bool two = slash && slash > path + n && slash[1] && !strchr(slash + 1, '/');
+        if (r->params == 1 ? !slash : two) {
             *param = path + n;
             return r;
         }
@@ -184,11 +189,9 @@ void app_handle(app *a, const app_request *req, app_response *resp)
     case R_SWEEP_GET: sweep_start(a, req, param, resp); return;
     case R_SOLVERS: handle_solvers(resp, req, NULL); return;
     case R_SOLVER: handle_solvers(resp, req, param); return;
-    case R_CATALOG: handle_catalog(a, req, resp, -1, NULL); return;
-    case R_CATALOG_HW: handle_catalog(a, req, resp, CAT_HARDWARE, NULL); return;
-    case R_CATALOG_HW_ID: handle_catalog(a, req, resp, CAT_HARDWARE, param); return;
-    case R_CATALOG_MODELS: handle_catalog(a, req, resp, CAT_MODEL, NULL); return;
-    case R_CATALOG_MODEL_ID: handle_catalog(a, req, resp, CAT_MODEL, param); return;
+    case R_CATALOG:
+    case R_CATALOG_KIND:
+    case R_CATALOG_ENTRY: handle_catalog(a, req, resp, param); return;
     case R_HEALTHZ:
     case R_LIVEZ: reply_text(resp, 200, JSON_CT, "{\"status\":\"ok\"}\n"); return;
     case R_READYZ:

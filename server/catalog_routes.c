@@ -1,5 +1,7 @@
-/* catalog_routes.c - /catalog: the entries of an edition, listed (optionally
- * by group and kind) or one by id, with suggestions for an unknown id. */
+/* catalog_routes.c - /catalog: the entries of an edition, every kind or one
+ * kind, listed as summaries (optionally by group) or one entry in full by
+ * id, with suggestions for an unknown id. One handler for every kind: the
+ * kinds are the catalog's table, never named here. */
 #include "server/catalog_routes.h"
 
 #include <stdio.h>
@@ -10,33 +12,81 @@
 #include "server/query.h"
 #include "server/reply.h"
 
-static bool group_matches(const char *group, const char *want) { return !want || !strcasecmp(group, want); }
+const catalog_kind *catalog_route_kind(const char *param, const char **id)
+{
+    char name[64];
+    const char *slash = strchr(param, '/');
+    size_t n = slash ? (size_t)(slash - param) : strlen(param);
+    *id = slash ? slash + 1 : NULL;
+    if (n >= sizeof name)
+        return NULL;
+    memcpy(name, param, n);
+    name[n] = '\0';
+    return catalog_kind_find(name);
+}
 
-static json_t *hw_list(const catalog_edition *ed, const char *group)
+/* "hardware, models, nodes, ..." */
+static void kind_names(char *buf, size_t n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < catalog_kind_count() && used < n; i++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "", catalog_kind_name(catalog_kind_at(i)));
+}
+
+/* Entries without a group are in no group. */
+static bool group_matches(const json_t *entry, const char *want)
+{
+    const char *g = json_string_value(json_object_get(entry, "group"));
+    return !want || (g && !strcasecmp(g, want));
+}
+
+static json_t *kind_list(const catalog_edition *ed, const catalog_kind *k, const char *group)
 {
     json_t *arr = json_array();
-    for (size_t i = 0; i < edition_hardware_count(ed); i++) {
-        const hw_node *hw = edition_hardware_at(ed, i);
-        if (group_matches(hw->group, group))
-            json_array_append_new(arr, hardware_summary(hw));
-    }
+    for (size_t i = 0; i < edition_count(ed, k); i++)
+        if (group_matches(edition_entry_json(ed, k, i), group))
+            json_array_append_new(arr, edition_entry_summary(ed, k, i));
     return arr;
 }
 
-static json_t *model_list(const catalog_edition *ed, const char *group)
+static void send_entry(const app_request *req, app_response *resp, const catalog_edition *ed,
+                       const catalog_kind *k, const char *id)
 {
-    json_t *arr = json_array();
-    for (size_t i = 0; i < edition_model_count(ed); i++) {
-        const model_t *m = edition_model_at(ed, i);
-        if (group_matches(m->group, group))
-            json_array_append_new(arr, model_summary(m));
+    long idx = edition_find(ed, k, id);
+    if (idx < 0) {
+        const char *near[3];
+        int n = edition_suggest(ed, k, id, near, 3);
+        char sugg[200] = "", detail[400];
+        size_t used = 0;
+        for (int i = 0; i < n && used < sizeof sugg; i++)
+            used += (size_t)snprintf(sugg + used, sizeof sugg - used, "%s%s", i ? ", " : "", near[i]);
+        snprintf(detail, sizeof detail, "unknown %s '%.64s' in catalog '%s'%s%s%s", catalog_kind_singular(k), id,
+                 edition_name(ed), n ? "; did you mean " : "", sugg, n ? "?" : "");
+        reply_fail(resp, req, 404, "unknown-id", "id", detail);
+        return;
     }
-    return arr;
+    json_t *e = json_deep_copy(edition_entry_json(ed, k, (size_t)idx));
+    json_object_set_new(e, "catalog", json_string(edition_name(ed)));
+    json_object_set_new(e, "catalog_version", json_string(edition_version(ed)));
+    reply_json(resp, e);
 }
 
-void handle_catalog(app *a, const app_request *req, app_response *resp, int kind, const char *id)
+void handle_catalog(app *a, const app_request *req, app_response *resp, const char *param)
 {
     api_error err;
+    char kinds[400], detail[600];
+    const char *id = NULL;
+    const catalog_kind *k = NULL;
+    if (param) {
+        k = catalog_route_kind(param, &id);
+        if (!k) {
+            kind_names(kinds, sizeof kinds);
+            snprintf(detail, sizeof detail, "no catalog kind '%.60s'; the kinds are: %s", param, kinds);
+            reply_fail(resp, req, 404, "not-found", "kind", detail);
+            return;
+        }
+    }
     const catalog_edition *ed = app_edition(a, query_get(req, "catalog"), &err);
     if (!ed) {
         app_problem(resp, req, &err);
@@ -44,47 +94,33 @@ void handle_catalog(app *a, const app_request *req, app_response *resp, int kind
     }
     const char *group = query_get(req, "group");
     for (size_t i = 0; i < req->n_query; i++) {
-        const char *k = req->query[i].key;
-        if (strcmp(k, "catalog") && strcmp(k, "group") && strcmp(k, "kind")) {
-            char detail[200];
-            snprintf(detail, sizeof detail, "unknown query parameter '%.80s'; /catalog takes catalog, group and kind", k);
-            reply_fail(resp, req, 400, "unknown-field", k, detail);
+        const char *q = req->query[i].key;
+        if (strcmp(q, "catalog") && strcmp(q, "group") && strcmp(q, "kind")) {
+            snprintf(detail, sizeof detail, "unknown query parameter '%.80s'; /catalog takes catalog, group and kind", q);
+            reply_fail(resp, req, 400, "unknown-field", q, detail);
             return;
         }
     }
     if (id) {
-        long idx = kind == CAT_HARDWARE ? edition_find_hardware(ed, id) : edition_find_model(ed, id);
-        if (idx < 0) {
-            const char *near[3];
-            int n = edition_suggest(ed, (catalog_kind)kind, id, near, 3);
-            char sugg[200] = "", detail[400];
-            size_t used = 0;
-            for (int i = 0; i < n && used < sizeof sugg; i++)
-                used += (size_t)snprintf(sugg + used, sizeof sugg - used, "%s%s", i ? ", " : "", near[i]);
-            snprintf(detail, sizeof detail, "unknown %s '%.64s' in catalog '%s'%s%s%s",
-                     kind == CAT_HARDWARE ? "hardware" : "model", id, edition_name(ed), n ? "; did you mean " : "",
-                     sugg, n ? "?" : "");
-            reply_fail(resp, req, 404, "unknown-id", "id", detail);
-            return;
-        }
-        json_t *e = json_deep_copy(kind == CAT_HARDWARE ? edition_hardware_json(ed, (size_t)idx)
-                                                        : edition_model_json(ed, (size_t)idx));
-        json_object_set_new(e, "catalog", json_string(edition_name(ed)));
-        json_object_set_new(e, "catalog_version", json_string(edition_version(ed)));
-        reply_json(resp, e);
+        send_entry(req, resp, ed, k, id);
         return;
     }
     const char *want = query_get(req, "kind");
-    if (want && strcmp(want, "hardware") && strcmp(want, "models")) {
-        reply_fail(resp, req, 400, "invalid-input", "kind", "kind must be hardware or models");
+    const catalog_kind *only = want ? catalog_kind_find(want) : k;
+    if (want && (!only || (k && only != k))) {
+        kind_names(kinds, sizeof kinds);
+        snprintf(detail, sizeof detail, "kind must be one of %s%s", k ? catalog_kind_name(k) : kinds,
+                 k ? " on this path" : "");
+        reply_fail(resp, req, 400, "invalid-input", "kind", detail);
         return;
     }
     json_t *o = json_object();
     json_object_set_new(o, "catalog", json_string(edition_name(ed)));
     json_object_set_new(o, "catalog_version", json_string(edition_version(ed)));
-    if (kind != CAT_MODEL && (!want || !strcmp(want, "hardware")))
-        json_object_set_new(o, "hardware", hw_list(ed, group));
-    if (kind != CAT_HARDWARE && (!want || !strcmp(want, "models")))
-        json_object_set_new(o, "models", model_list(ed, group));
+    for (size_t i = 0; i < catalog_kind_count(); i++) {
+        const catalog_kind *c = catalog_kind_at(i);
+        if (!only || c == only)
+            json_object_set_new(o, catalog_kind_name(c), kind_list(ed, c, group));
+    }
     reply_json(resp, o);
 }

@@ -1,12 +1,18 @@
-/* catalog_routes.h - the handler of GET /catalog, /catalog/{hardware,models}
- * and /catalog/{hardware,models}/{id}. app.c routes to it; prebuilt.c renders
- * its answers with it at start-up. */
+/* catalog_routes.h - the handler of GET /catalog, /catalog/{kind} and
+ * /catalog/{kind}/{id}, one for every kind of the catalog's kinds table
+ * (catalog/catalog.h). app.c routes to it; prebuilt.c renders its answers
+ * with it at start-up. */
 #ifndef MLSYSD_CATALOG_ROUTES_H
 #define MLSYSD_CATALOG_ROUTES_H
 
 #include "server/app.h"
 
-/* kind: CAT_HARDWARE, CAT_MODEL, or -1 for both (/catalog); id NULL: the list. */
-void handle_catalog(app *a, const app_request *req, app_response *resp, int kind, const char *id);
+/* param: NULL for /catalog, "{kind}" or "{kind}/{id}" (the path after
+ * "/catalog/"); the kind is a plural or singular name, any case. */
+void handle_catalog(app *a, const app_request *req, app_response *resp, const char *param);
+
+/* The kind a param names (NULL if none) and where its id starts (*id NULL
+ * for a list). */
+const catalog_kind *catalog_route_kind(const char *param, const char **id);
 
 #endif

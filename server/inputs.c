@@ -537,68 +537,6 @@ static json_t *num_json(double x, bool as_int)
     return json_real(x);
 }
 
-static json_t *opt_num(double x) { return isnan(x) ? json_null() : json_real(x); }
-
-json_t *hardware_summary(const hw_node *hw)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "key", json_string(hw->key));
-    json_object_set_new(o, "id", json_string(hw->id));
-    json_object_set_new(o, "name", json_string(hw->name));
-    json_object_set_new(o, "group", json_string(hw->group));
-    json_object_set_new(o, "peak_flops", json_real(hw->peak_flops));
-    json_t *pf = json_object();
-    for (int i = 0; i < hw->n_precisions; i++)
-        json_object_set_new(pf, hw->precisions[i].name, json_real(hw->precisions[i].flops));
-    json_object_set_new(o, "precision_flops", pf);
-    json_object_set_new(o, "memory_capacity", json_real(hw->mem_capacity));
-    json_object_set_new(o, "memory_bandwidth", json_real(hw->mem_bandwidth));
-    json_object_set_new(o, "sram_capacity", opt_num(hw->sram_capacity));
-    json_object_set_new(o, "sram_bandwidth", opt_num(hw->sram_bandwidth));
-    json_object_set_new(o, "flash_bandwidth", opt_num(hw->flash_bandwidth));
-    json_object_set_new(o, "storage_bandwidth", hw->has_storage ? opt_num(hw->storage_bandwidth) : json_null());
-    json_object_set_new(o, "interconnect_bandwidth", hw->has_interconnect ? opt_num(hw->interconnect_bw) : json_null());
-    json_object_set_new(o, "tdp", opt_num(hw->tdp));
-    json_object_set_new(o, "unit_cost", opt_num(hw->unit_cost));
-    json_object_set_new(o, "dispatch_tax", json_real(hw->dispatch_tax));
-    json_t *u = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "peak_flops", "flop/s", "precision_flops",
-                          "flop/s", "memory_capacity", "B", "memory_bandwidth", "B/s", "sram_capacity", "B",
-                          "sram_bandwidth", "B/s", "flash_bandwidth", "B/s", "storage_bandwidth", "B/s",
-                          "interconnect_bandwidth", "B/s", "tdp", "W", "dispatch_tax", "s");
-    json_object_set_new(u, "unit_cost", json_string("USD"));
-    json_object_set_new(o, "units", u);
-    return o;
-}
-
-json_t *model_summary(const model_t *m)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "key", json_string(m->key));
-    json_object_set_new(o, "id", json_string(m->id));
-    json_object_set_new(o, "name", json_string(m->name));
-    json_object_set_new(o, "group", json_string(m->group));
-    json_object_set_new(o, "type", json_string(workload_kind_name(m->kind)));
-    json_object_set_new(o, "architecture", json_string(m->architecture));
-    json_object_set_new(o, "parameters", opt_num(m->parameters));
-    json_object_set_new(o, "inference_flops", opt_num(m->inference_flops));
-    if (!isnan(m->model_size))
-        json_object_set_new(o, "model_size", json_real(m->model_size));
-    if (!isnan(m->active_parameters))
-        json_object_set_new(o, "active_parameters", json_real(m->active_parameters));
-    json_object_set_new(o, "layers", m->layers ? json_integer(m->layers) : json_null());
-    if (m->hidden_dim)
-        json_object_set_new(o, "hidden_dim", json_integer(m->hidden_dim));
-    if (m->heads)
-        json_object_set_new(o, "heads", json_integer(m->heads));
-    if (m->kv_heads)
-        json_object_set_new(o, "kv_heads", json_integer(m->kv_heads));
-    if (m->denoising_steps)
-        json_object_set_new(o, "denoising_steps", json_integer(m->denoising_steps));
-    json_object_set_new(o, "units", json_pack("{s:s,s:s,s:s,s:s}", "parameters", "count", "inference_flops", "flop",
-                                              "model_size", "B", "active_parameters", "count"));
-    return o;
-}
-
 void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bool csv)
 {
     if (v->is_null || ((d->kind == OUT_NUMBER || d->kind == OUT_INTEGER) && !isfinite(v->num))) {

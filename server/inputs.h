@@ -67,10 +67,6 @@ const char *input_ref_key(const input_value *v);
  * (null and non-finite values: `null` in JSON, an empty field in CSV). */
 void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bool csv);
 
-/* Summaries used by /catalog lists and the "resolved" echo. */
-json_t *hardware_summary(const hw_node *hw);
-json_t *model_summary(const model_t *m);
-
 /* Descriptor -> JSON (for /solvers). */
 json_t *solver_describe(const solver_desc *s);
 

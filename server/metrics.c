@@ -15,8 +15,8 @@
 static const char *const ROUTES[R__N] = {
     [R_SOLVE] = "/solve", [R_SOLVE_GET] = "/solve/{solver}", [R_SWEEP] = "/sweep",
     [R_SWEEP_GET] = "/sweep/{solver}", [R_SOLVERS] = "/solvers", [R_SOLVER] = "/solvers/{name}",
-    [R_CATALOG] = "/catalog", [R_CATALOG_HW] = "/catalog/hardware", [R_CATALOG_HW_ID] = "/catalog/hardware/{id}",
-    [R_CATALOG_MODELS] = "/catalog/models", [R_CATALOG_MODEL_ID] = "/catalog/models/{id}", [R_HEALTHZ] = "/healthz",
+    [R_CATALOG] = "/catalog", [R_CATALOG_KIND] = "/catalog/{kind}", [R_CATALOG_ENTRY] = "/catalog/{kind}/{id}",
+    [R_HEALTHZ] = "/healthz",
     [R_LIVEZ] = "/livez", [R_READYZ] = "/readyz", [R_METRICS] = "/metrics", [R_OPENAPI_YAML] = "/openapi.yaml",
     [R_OPENAPI_JSON] = "/openapi.json", [R_VERSION] = "/version", [R_ROOT] = "/", [R_OTHER] = "other",
 };

@@ -13,10 +13,10 @@
 
 /* The "resolved" part of a /solve answer is the summary of a catalog entry: the
  * same text for every request that names the entry. It is rendered once per entry
- * at start-up (by the same hardware_summary / model_summary + json_write) and
- * looked up by the entry's address; inline entries are rendered per request. */
+ * at start-up (by the same edition_entry_summary + json_write) and looked up by
+ * the entry's address; inline entries are rendered per request. */
 typedef struct {
-    const void *key; /* a catalog hw_node * or model_t * */
+    const void *key; /* a record of the catalog (edition_record) */
     char *text;
     size_t len;
 } prebuilt_entry;
@@ -31,9 +31,9 @@ typedef struct {
 
 typedef struct {
     const catalog_edition *ed;
-    prebuilt_resp lists[3];   /* /catalog, /catalog/hardware, /catalog/models */
-    prebuilt_resp *hardware;  /* /catalog/hardware/{id}, by entry index */
-    prebuilt_resp *models;    /* /catalog/models/{id} */
+    prebuilt_resp all;         /* /catalog                                          */
+    prebuilt_resp *lists;      /* /catalog/{kind}, by kind index                    */
+    prebuilt_resp **entries;   /* /catalog/{kind}/{id}, by kind index, entry index  */
 } prebuilt_edition;
 
 struct app_prebuilt {
@@ -97,14 +97,17 @@ void prebuilt_free(struct app_prebuilt *pb)
     free(pb->solver);
     for (size_t e = 0; e < pb->n_editions; e++) {
         prebuilt_edition *pe = &pb->editions[e];
-        for (int k = 0; k < 3; k++)
-            free(pe->lists[k].body);
-        for (size_t i = 0; pe->hardware && i < edition_hardware_count(pe->ed); i++)
-            free(pe->hardware[i].body);
-        for (size_t i = 0; pe->models && i < edition_model_count(pe->ed); i++)
-            free(pe->models[i].body);
-        free(pe->hardware);
-        free(pe->models);
+        free(pe->all.body);
+        for (size_t k = 0; k < catalog_kind_count(); k++) {
+            if (pe->lists)
+                free(pe->lists[k].body);
+            for (size_t i = 0; pe->entries && pe->entries[k] && i < edition_count(pe->ed, catalog_kind_at(k)); i++)
+                free(pe->entries[k][i].body);
+            if (pe->entries)
+                free(pe->entries[k]);
+        }
+        free(pe->lists);
+        free(pe->entries);
     }
     free(pb->editions);
     free(pb);
@@ -116,7 +119,8 @@ static struct app_prebuilt *prebuild(const catalog *cat)
     size_t n = 0;
     for (size_t e = 0; e < catalog_edition_count(cat); e++) {
         const catalog_edition *ed = catalog_edition_at(cat, e);
-        n += edition_hardware_count(ed) + edition_model_count(ed);
+        for (size_t k = 0; k < catalog_kind_count(); k++)
+            n += edition_count(ed, catalog_kind_at(k));
     }
     size_t cap = 16;
     while (cap < 2 * n)
@@ -129,10 +133,11 @@ static struct app_prebuilt *prebuild(const catalog *cat)
     pb->mask = cap - 1;
     for (size_t e = 0; e < catalog_edition_count(cat); e++) {
         const catalog_edition *ed = catalog_edition_at(cat, e);
-        for (size_t i = 0; i < edition_hardware_count(ed); i++)
-            prebuilt_put(pb, edition_hardware_at(ed, i), hardware_summary(edition_hardware_at(ed, i)));
-        for (size_t i = 0; i < edition_model_count(ed); i++)
-            prebuilt_put(pb, edition_model_at(ed, i), model_summary(edition_model_at(ed, i)));
+        for (size_t k = 0; k < catalog_kind_count(); k++) {
+            const catalog_kind *kind = catalog_kind_at(k);
+            for (size_t i = 0; catalog_kind_record(kind) >= 0 && i < edition_count(ed, kind); i++)
+                prebuilt_put(pb, edition_record(ed, kind, i), edition_entry_summary(ed, kind, i));
+        }
     }
     return pb;
 }
@@ -154,11 +159,9 @@ static void render_once(app *a, route_id rt, const catalog_edition *ed, const ch
     case R_OPENAPI_JSON: reply_json(&resp, json_incref(a->openapi)); break;
     case R_SOLVERS: handle_solvers(&resp, &req, NULL); break;
     case R_SOLVER: handle_solvers(&resp, &req, param); break;
-    case R_CATALOG: handle_catalog(a, &req, &resp, -1, param); break;
-    case R_CATALOG_HW:
-    case R_CATALOG_HW_ID: handle_catalog(a, &req, &resp, CAT_HARDWARE, param); break;
-    case R_CATALOG_MODELS:
-    case R_CATALOG_MODEL_ID: handle_catalog(a, &req, &resp, CAT_MODEL, param); break;
+    case R_CATALOG:
+    case R_CATALOG_KIND:
+    case R_CATALOG_ENTRY: handle_catalog(a, &req, &resp, param); break;
     default: break;
     }
     if (resp.status == 200 && !resp.stream && !resp.body.oom && resp.body.data) {
@@ -186,15 +189,21 @@ static void prebuild_responses(app *a, struct app_prebuilt *pb)
     for (size_t e = 0; e < n; e++) {
         prebuilt_edition *pe = &pb->editions[e];
         pe->ed = catalog_edition_at(a->cat, e);
-        render_once(a, R_CATALOG, pe->ed, NULL, &pe->lists[0]);
-        render_once(a, R_CATALOG_HW, pe->ed, NULL, &pe->lists[1]);
-        render_once(a, R_CATALOG_MODELS, pe->ed, NULL, &pe->lists[2]);
-        pe->hardware = calloc(edition_hardware_count(pe->ed) + 1, sizeof *pe->hardware);
-        pe->models = calloc(edition_model_count(pe->ed) + 1, sizeof *pe->models);
-        for (size_t i = 0; pe->hardware && i < edition_hardware_count(pe->ed); i++)
-            render_once(a, R_CATALOG_HW_ID, pe->ed, edition_hardware_at(pe->ed, i)->key, &pe->hardware[i]);
-        for (size_t i = 0; pe->models && i < edition_model_count(pe->ed); i++)
-            render_once(a, R_CATALOG_MODEL_ID, pe->ed, edition_model_at(pe->ed, i)->key, &pe->models[i]);
+        render_once(a, R_CATALOG, pe->ed, NULL, &pe->all);
+        pe->lists = calloc(catalog_kind_count(), sizeof *pe->lists);
+        pe->entries = calloc(catalog_kind_count(), sizeof *pe->entries);
+        for (size_t k = 0; pe->lists && pe->entries && k < catalog_kind_count(); k++) {
+            const catalog_kind *kind = catalog_kind_at(k);
+            char param[200];
+            render_once(a, R_CATALOG_KIND, pe->ed, catalog_kind_name(kind), &pe->lists[k]);
+            size_t count = edition_count(pe->ed, kind);
+            pe->entries[k] = calloc(count + 1, sizeof *pe->entries[k]);
+            for (size_t i = 0; pe->entries[k] && i < count; i++) {
+                const char *key = json_string_value(json_object_get(edition_entry_json(pe->ed, kind, i), "key"));
+                snprintf(param, sizeof param, "%s/%s", catalog_kind_name(kind), key);
+                render_once(a, R_CATALOG_ENTRY, pe->ed, param, &pe->entries[k][i]);
+            }
+        }
     }
 }
 
@@ -215,10 +224,8 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
         break;
     }
     case R_CATALOG:
-    case R_CATALOG_HW:
-    case R_CATALOG_MODELS:
-    case R_CATALOG_HW_ID:
-    case R_CATALOG_MODEL_ID: {
+    case R_CATALOG_KIND:
+    case R_CATALOG_ENTRY: {
         const catalog_edition *ed;
         if (req->n_query == 0)
             ed = catalog_default_edition(a->cat);
@@ -232,13 +239,23 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
                 pe = &pb->editions[e];
         if (!pe)
             return false;
-        if (rt == R_CATALOG || rt == R_CATALOG_HW || rt == R_CATALOG_MODELS) {
-            p = &pe->lists[rt == R_CATALOG ? 0 : rt == R_CATALOG_HW ? 1 : 2];
+        if (rt == R_CATALOG) {
+            p = &pe->all;
+            break;
+        }
+        const char *id;
+        const catalog_kind *kind = catalog_route_kind(param, &id);
+        if (!kind || !pe->lists || !pe->entries)
+            return false;
+        size_t k = 0;
+        while (catalog_kind_at(k) != kind)
+            k++;
+        if (!id) {
+            p = &pe->lists[k];
         } else {
-            bool hw = rt == R_CATALOG_HW_ID;
-            long idx = hw ? edition_find_hardware(ed, param) : edition_find_model(ed, param);
-            if (idx >= 0 && (hw ? pe->hardware : pe->models))
-                p = hw ? &pe->hardware[idx] : &pe->models[idx];
+            long idx = edition_find(ed, kind, id);
+            if (idx >= 0 && pe->entries[k])
+                p = &pe->entries[k][idx];
         }
         break;
     }

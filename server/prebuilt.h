@@ -23,9 +23,9 @@ void prebuilt_free(struct app_prebuilt *pb);
  * ?catalog=. */
 bool prebuilt_send(const app *a, const app_request *req, app_response *resp, route_id rt, const char *param);
 
-/* The summary text of a catalog entry (a hw_node * or model_t * of the
- * catalog), as hardware_summary / model_summary + json_write give it; NULL
- * for an inline entry or when not prebuilt. */
+/* The summary text of a catalog entry (a record of the catalog, as
+ * edition_record gives it), as edition_entry_summary + json_write give it;
+ * NULL for an inline entry or when not prebuilt. */
 const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, size_t *len);
 
 #endif

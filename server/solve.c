@@ -58,7 +58,7 @@ static void put_message(strbuf *b, const char *msg, bool *first)
     json_decref(j);
 }
 
-static void put_summary(const app *a, strbuf *b, const void *entry, json_t *(*render)(const void *))
+static void put_summary(const app *a, strbuf *b, const void *entry, record_kind k)
 {
     size_t len;
     const char *text = prebuilt_summary(a->pre, entry, &len);
@@ -66,7 +66,7 @@ static void put_summary(const app *a, strbuf *b, const void *entry, json_t *(*re
         sb_append(b, text, len);
         return;
     }
-    json_t *j = render(entry);
+    json_t *j = catalog_record_summary(catalog_kind_of(k), entry);
     json_write(b, j, 0);
     json_decref(j);
 }
@@ -201,9 +201,6 @@ struct solve_parts *solve_parts_build(void)
     return p;
 }
 
-static json_t *render_hw(const void *p) { return hardware_summary(p); }
-static json_t *render_model(const void *p) { return model_summary(p); }
-
 void solve_write(const app *a, app_response *resp, const solver_desc *s, const catalog_edition *ed,
                  const solver_inputs *in, const solver_outputs *out)
 {
@@ -287,7 +284,7 @@ void solve_write(const app *a, app_response *resp, const solver_desc *s, const c
         first = false;
         sb_json_string(b, s->inputs[i].name);
         sb_putc(b, ':');
-        put_summary(a, b, v->ref, hw ? render_hw : render_model);
+        put_summary(a, b, v->ref, (record_kind)v->ref_kind);
     }
     sb_puts(b, "},\"trace\":[");
     first = true;

@@ -540,7 +540,8 @@ static void compare_edition(const char *edition)
                 compare_overlay(&d, entry, ov, got);
             if (k == 0)
                 check_ridge(&d, entry, got);
-            if (!json_equal(json_object_get(e, "provenance"), json_object_get(got, "provenance")))
+            const json_t *prov = json_object_get(e, "provenance");
+            if (prov ? !json_equal(prov, json_object_get(got, "provenance")) : json_object_get(got, "provenance") != NULL)
                 diff_fail(&d, entry, "provenance", "differs");
             if (!json_object_get(got, "source"))
                 diff_fail(&d, entry, "source", "missing");
