@@ -19,6 +19,11 @@ extern const solver_desc SOLVER_COMPRESSION;
 extern const solver_desc SOLVER_SYNTHESIS;
 extern const solver_desc SOLVER_RESPONSIBLE_ENGINEERING;
 extern const solver_desc SOLVER_SCALING;
+extern const solver_desc SOLVER_SUSTAINABILITY;
+extern const solver_desc SOLVER_ECONOMICS;
+extern const solver_desc SOLVER_RELIABILITY;
+extern const solver_desc SOLVER_ORCHESTRATION;
+extern const solver_desc SOLVER_PLACEMENT;
 
 static const solver_desc *const REGISTRY[] = {
     &SOLVER_SINGLE_NODE,
@@ -29,6 +34,11 @@ static const solver_desc *const REGISTRY[] = {
     &SOLVER_SYNTHESIS,
     &SOLVER_RESPONSIBLE_ENGINEERING,
     &SOLVER_SCALING,
+    &SOLVER_SUSTAINABILITY,
+    &SOLVER_ECONOMICS,
+    &SOLVER_RELIABILITY,
+    &SOLVER_ORCHESTRATION,
+    &SOLVER_PLACEMENT,
 };
 
 size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }

@@ -1,0 +1,86 @@
+/* reliability.c - mlsysim ReliabilityModel (reference/solvers.md §22, with
+ * the physics helpers of §H.7): how often a fleet fails during a job, the
+ * Young-Daly checkpoint interval, and the share of time left for training.
+ *
+ * A node fails when any of its parts does (failure rates add); a fleet of
+ * `count` nodes fails count times as often; failures are exponential. */
+#include <math.h>
+#include <stddef.h>
+
+#include "core/solver.h"
+
+/* Component MTTFs in hours: Reliability.Gpu / Nic / Psu.mttf_hours
+ * (systems/reliability.py, solvers.md §0.6). */
+#define MTTF_GPU_H 50000.0
+#define MTTF_NIC_H 150000.0
+#define MTTF_PSU_H 100000.0
+
+enum { I_FLEET, I_JOB, I_CHECKPOINT, I_RECOVERY, I_N };
+static const input_desc INPUTS[I_N] = {
+    [I_FLEET] = {.name = "fleet", .kind = IN_REF, .refs = REC_BIT(REC_CLUSTER),
+                 .description = "The cluster: an id (\"Research_256\") or {\"node\", \"count\", \"fabric\", \"region\"}; "
+                                "its nodes' accelerators, NICs and PSUs fail"},
+    [I_JOB] = {.name = "job_duration_hours", .kind = IN_NUMBER, .description = "Length of the job, in hours"},
+    [I_CHECKPOINT] = {.name = "checkpoint_time_s", .kind = IN_NUMBER, .has_default = true, .def_num = 60.0,
+                      .check = CHECK_NONNEGATIVE, .description = "Time to write one checkpoint, in seconds"},
+    [I_RECOVERY] = {.name = "avg_recovery_time_s", .kind = IN_NUMBER, .has_default = true, .def_num = 300.0,
+                    .description = "Time to recover from one failure (reload, restart, warm-up), in seconds"},
+};
+
+enum { O_MTBF, O_PFAIL, O_INTERVAL, O_FAILURES, O_GOODPUT, O_N };
+static const output_desc OUTPUTS[O_N] = {
+    [O_MTBF] = {"fleet_mtbf", OUT_NUMBER, "h", "Mean time between failures of the whole fleet", false, false},
+    [O_PFAIL] = {"failure_probability", OUT_NUMBER, "", "Probability of at least one failure during the job", false,
+                 false},
+    [O_INTERVAL] = {"optimal_checkpoint_interval", OUT_NUMBER, "s",
+                    "Young-Daly interval sqrt(2 x checkpoint time x MTBF)", false, false},
+    [O_FAILURES] = {"expected_failures", OUT_NUMBER, "", "Job duration / fleet MTBF", false, false},
+    [O_GOODPUT] = {"goodput_ratio", OUT_NUMBER, "",
+                   "1 - checkpoint time / interval - recovery time / MTBF, at least 0 (0 without checkpoints)",
+                   false, false},
+};
+
+static int run_reliability(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const fleet_t *f = in_fleet(in, I_FLEET);
+    const node_t *node = &f->node;
+    if (f->count < 1)
+        return solver_fail(err, "fleet", "fleet.count must be >= 1, got %d (mlsysim: n_components must be >= 1)",
+                           f->count);
+    double rate_per_h = node->accelerators_per_node / MTTF_GPU_H + node->nics_per_node / MTTF_NIC_H +
+                        node->psus_per_node / MTTF_PSU_H;
+    if (!(rate_per_h > 0))
+        return solver_fail(err, "fleet",
+                           "fleet's node has no accelerators, NICs or PSUs that can fail: its MTBF is undefined "
+                           "(mlsysim: ZeroDivisionError: float division by zero)");
+    double mtbf_h = 1.0 / rate_per_h / f->count;
+    double mtbf_s = mtbf_h * 3600.0;
+    double job_h = in_num(in, I_JOB);
+    double ckpt_s = in_num(in, I_CHECKPOINT);
+    double interval_s = sqrt(2.0 * ckpt_s * mtbf_s);
+    double goodput = 0.0;
+    if (interval_s > 0 && mtbf_s > 0)
+        goodput = fmax(0.0, 1.0 - ckpt_s / interval_s - in_num(in, I_RECOVERY) / mtbf_s);
+    out_num(out, O_MTBF, mtbf_h);
+    out_num(out, O_PFAIL, 1.0 - exp(-(job_h * 3600.0) / mtbf_s));
+    out_num(out, O_INTERVAL, interval_s);
+    out_num(out, O_FAILURES, job_h / mtbf_h);
+    out_num(out, O_GOODPUT, goodput);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"ReliabilityModel", NULL};
+
+const solver_desc SOLVER_RELIABILITY = {
+    .name = "reliability",
+    .aliases = ALIASES,
+    .title = "Failures during a job, the optimal checkpoint interval and goodput",
+    .description = "mlsysim ReliabilityModel. Node MTBF from its accelerators (50,000 h each), NICs (150,000 h) "
+                   "and PSUs (100,000 h), fleet MTBF = node MTBF / nodes, failure probability 1 - exp(-T/MTBF), "
+                   "Young-Daly checkpoint interval, and the goodput left after checkpoints and recoveries.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_reliability,
+};

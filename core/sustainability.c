@@ -1,0 +1,75 @@
+/* sustainability.c - mlsysim SustainabilityModel (reference/solvers.md §24):
+ * a fleet's IT and facility energy, operational and embodied carbon, and
+ * water over a run, in a grid region or a datacenter. The arithmetic is
+ * core/energy.c's; this file is the solver's inputs and outputs. */
+#include <stddef.h>
+
+#include "core/energy.h"
+#include "core/solver.h"
+
+enum { I_FLEET, I_DURATION, I_DATACENTER, I_MFU, I_EMBODIED, I_N };
+static const input_desc INPUTS[I_N] = {
+    [I_FLEET] = {.name = "fleet", .kind = IN_REF, .refs = REC_BIT(REC_CLUSTER),
+                 .description = "The cluster: an id (\"Research_256\") or {\"node\", \"count\", \"fabric\", \"region\"}"},
+    [I_DURATION] = {.name = "duration_days", .kind = IN_NUMBER, .description = "Length of the run, in days"},
+    [I_DATACENTER] = {.name = "datacenter", .kind = IN_REF, .refs = REC_BIT(REC_GRID) | REC_BIT(REC_DATACENTER),
+                      .nullable = true, .optional = true,
+                      .description = "Where it runs: a grid (\"Quebec\") or a datacenter (\"France_Nuclear\"); "
+                                     "null or absent: the fleet's datacenter, else its region, else US_Avg"},
+    [I_MFU] = {.name = "mfu", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0, .check = CHECK_RANGE,
+               .lo = 0.0, .hi = 1.0,
+               .description = "Model-FLOPs utilization: each accelerator draws TDP x (0.3 + 0.7 x mfu)"},
+    [I_EMBODIED] = {.name = "embodied_carbon_per_device", .kind = IN_NUMBER, .has_default = true, .def_num = 0.0,
+                    .check = CHECK_NONNEGATIVE,
+                    .description = "Manufacturing carbon per accelerator, in kg CO2e, added to the footprint"},
+};
+
+enum { O_IT, O_TOTAL, O_CARBON, O_WATER, O_PUE, O_REGION, O_EMBODIED, O_N };
+static const output_desc OUTPUTS[O_N] = {
+    [O_IT] = {"it_energy", OUT_NUMBER, "kWh", "Energy the accelerators draw", false, false},
+    [O_TOTAL] = {"total_energy", OUT_NUMBER, "kWh", "Facility energy: IT energy x PUE", false, false},
+    [O_CARBON] = {"carbon_footprint", OUT_NUMBER, "kg", "Operational (facility energy x grid intensity) + embodied",
+                  false, false},
+    [O_WATER] = {"water_usage", OUT_NUMBER, "L", "Facility energy x the region's WUE", false, false},
+    [O_PUE] = {"pue", OUT_NUMBER, "", "Power usage effectiveness applied", false, false},
+    [O_REGION] = {"region_name", OUT_STRING, "", "Display name of the grid whose carbon intensity applied", true,
+                  false},
+    [O_EMBODIED] = {"embodied_carbon", OUT_NUMBER, "kg", "embodied_carbon_per_device x accelerators", false, false},
+};
+
+static int run_sustainability(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    (void)err;
+    energy_site site = {0};
+    if (in_ref_kind(in, I_DATACENTER) == REC_DATACENTER)
+        site.datacenter = in_ref(in, I_DATACENTER);
+    else
+        site.grid = in_ref(in, I_DATACENTER);
+    energy_result r;
+    energy_footprint(in_fleet(in, I_FLEET), in_num(in, I_DURATION), site, in_num(in, I_MFU),
+                     in_num(in, I_EMBODIED), &r);
+    out_num(out, O_IT, r.it_energy_kwh);
+    out_num(out, O_TOTAL, r.total_energy_kwh);
+    out_num(out, O_CARBON, r.carbon_kg);
+    out_num(out, O_WATER, r.water_l);
+    out_num(out, O_PUE, r.pue);
+    out_str(out, O_REGION, r.region->name);
+    out_num(out, O_EMBODIED, r.embodied_kg);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"SustainabilityModel", NULL};
+
+const solver_desc SOLVER_SUSTAINABILITY = {
+    .name = "sustainability",
+    .aliases = ALIASES,
+    .title = "Energy, carbon and water of a fleet over a run",
+    .description = "mlsysim SustainabilityModel. IT energy from each accelerator's TDP scaled by utilization, "
+                   "facility energy through the site's PUE, operational carbon from the grid's intensity, water "
+                   "from its WUE, plus embodied carbon per device.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_sustainability,
+};
