@@ -31,7 +31,7 @@ static const input_desc INPUTS[I_N] = {
                .description = "Model-FLOPs utilization: each accelerator draws TDP x (0.3 + 0.7 x mfu)"},
 };
 
-enum { O_BEST, O_OBJECTIVE, O_TCO, O_CARBON, O_PUE, O_SEARCHED, O_CONFIG_REGION, O_N };
+enum { O_BEST, O_OBJECTIVE, O_TCO, O_CARBON, O_PUE, O_SEARCHED, O_N };
 static const output_desc OUTPUTS[O_N] = {
     [O_BEST] = {"best_region", OUT_STRING, "", "Grid key of the region with the lowest objective", true, false},
     [O_OBJECTIVE] = {"objective_value", OUT_NUMBER, "USD", "TCO + tonnes CO2 x carbon_tax_per_ton there", false,
@@ -41,8 +41,6 @@ static const output_desc OUTPUTS[O_N] = {
                   false},
     [O_PUE] = {"pue", OUT_NUMBER, "", "PUE of the best region", false, false},
     [O_SEARCHED] = {"total_searched", OUT_INTEGER, "", "Regions priced (the names that are grids)", false, false},
-    [O_CONFIG_REGION] = {"best_config.region", OUT_STRING, "", "The best configuration: its region (= best_region)",
-                         true, false},
 };
 
 static const grid_t *const DEFAULT_REGIONS[] = {&GRID_US_AVG, &GRID_QUEBEC, &GRID_IOWA};
@@ -89,7 +87,6 @@ static int run_placement(const solver_inputs *in, solver_outputs *out, solver_er
     out_num(out, O_CARBON, best_tons);
     out_num(out, O_PUE, best_pue);
     out_int(out, O_SEARCHED, searched);
-    out_str(out, O_CONFIG_REGION, best->key);
     return 0;
 }
 

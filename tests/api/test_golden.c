@@ -187,8 +187,33 @@ static void compare_units(why *w, const json_t *expected, const json_t *want_uni
     }
 }
 
+/* Warnings the service gives where mlsysim is silent, on purpose (the issue
+ * that introduced the solver asks for them): placement names each region it
+ * skips because it is not a grid. */
+static const struct {
+    const char *solver, *part;
+} OWN_WARNINGS[] = {
+    {"placement", "is not a grid: skipped"},
+};
+
+/* The first warning that is neither mlsysim's nor one of OWN_WARNINGS; NULL if none. */
+static const char *unexpected_warning(const char *solver, const json_t *warnings)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(warnings, i, v) {
+        bool own = false;
+        for (size_t k = 0; k < sizeof OWN_WARNINGS / sizeof OWN_WARNINGS[0]; k++)
+            own |= !strcmp(solver, OWN_WARNINGS[k].solver) && strstr(json_string_value(v), OWN_WARNINGS[k].part);
+        if (!own)
+            return json_string_value(v);
+    }
+    return NULL;
+}
+
 /* strict_warnings: the reference is mlsysim itself, so a case without
- * upstream_warnings (and nothing non-finite) must give no warning either. */
+ * upstream_warnings (and nothing non-finite) must give no warning either
+ * (beyond OWN_WARNINGS). */
 static void check_case(why *w, const json_t *c, const reply *r, bool strict_warnings)
 {
     const json_t *err = json_object_get(c, "error");
@@ -245,8 +270,9 @@ static void check_case(why *w, const json_t *c, const reply *r, bool strict_warn
         if (!array_mentions(warnings, json_string_value(v)))
             why_set(w, "warnings lack mlsysim's '%.120s...'", json_string_value(v));
     }
-    if (strict_warnings && !upstream && !nonfinite && json_array_size(warnings) > 0)
-        why_set(w, "unexpected warning '%.160s'", json_string_value(json_array_get(warnings, 0)));
+    const char *extra = unexpected_warning(json_string_value(json_object_get(c, "solver")), warnings);
+    if (strict_warnings && !upstream && !nonfinite && extra)
+        why_set(w, "unexpected warning '%.160s'", extra);
 }
 
 /* ---- the golden files ------------------------------------------------------------------ */

@@ -548,6 +548,21 @@ static void yaml_num(strbuf *b, const json_t *v)
     sb_free(&t);
 }
 
+/* The schema a catalog-reference input points to (NULL for other inputs and
+ * for lists, which are arrays of ids): ModelRef and HardwareRef for those
+ * kinds, CatalogRef for any other (NullableCatalogRef when it may be null). */
+static const char *ref_schema(const json_t *in)
+{
+    const char *t = json_string_value(json_object_get(in, "type"));
+    if (!json_object_get(in, "catalog_kinds") || !strcmp(t, "list"))
+        return NULL;
+    if (!strcmp(t, "model"))
+        return "ModelRef";
+    if (!strcmp(t, "hardware"))
+        return "HardwareRef";
+    return json_is_true(json_object_get(in, "nullable")) ? "NullableCatalogRef" : "CatalogRef";
+}
+
 /* The block of openapi.yaml for one solver, from its /solvers description:
  * printed when the file and the descriptor disagree, to paste in. */
 static void emit_solver_yaml(strbuf *b, const json_t *s)
@@ -569,13 +584,16 @@ static void emit_solver_yaml(strbuf *b, const json_t *s)
     sb_puts(b, "]\n      properties:\n");
     json_array_foreach(json_object_get(s, "inputs"), i, in) {
         const char *t = json_string_value(json_object_get(in, "type"));
+        bool nullable = json_is_true(json_object_get(in, "nullable"));
         sb_printf(b, "        %s:\n", json_string_value(json_object_get(in, "name")));
-        if (!strcmp(t, "model"))
-            sb_puts(b, "          $ref: '#/components/schemas/ModelRef'\n");
-        else if (!strcmp(t, "hardware"))
-            sb_puts(b, "          $ref: '#/components/schemas/HardwareRef'\n");
+        if (ref_schema(in))
+            sb_printf(b, "          $ref: '#/components/schemas/%s'\n", ref_schema(in));
+        else if (!strcmp(t, "list"))
+            sb_puts(b, "          type: array\n          items: {type: string}\n");
         else if (!strcmp(t, "quantity"))
-            sb_puts(b, "          type: [number, string]\n");
+            sb_printf(b, "          type: [number, string%s]\n", nullable ? ", 'null'" : "");
+        else if (nullable)
+            sb_printf(b, "          type: [%s, 'null']\n", !strcmp(t, "enum") ? "string" : t);
         else
             sb_printf(b, "          type: %s\n", !strcmp(t, "enum") ? "string" : t);
         sb_printf(b, "          x-mlsysd-type: %s\n", t);
@@ -731,16 +749,21 @@ static int compare_solver(const json_t *doc, const json_t *s)
             DIFF("%s_inputs.%s: only quantities have a unit", n, name);
         }
         const json_t *type = json_object_get(p, "type");
-        if (!strcmp(t, "model") || !strcmp(t, "hardware")) {
+        if (ref_schema(in)) {
             char want[80];
-            snprintf(want, sizeof want, "#/components/schemas/%s", !strcmp(t, "model") ? "ModelRef" : "HardwareRef");
+            snprintf(want, sizeof want, "#/components/schemas/%s", ref_schema(in));
             const char *ref = json_string_value(json_object_get(p, "$ref"));
             if (!ref || strcmp(ref, want))
                 DIFF("%s_inputs.%s: $ref %s, want %s", n, name, ref ? ref : "(none)", want);
         } else {
-            const char *jt = !strcmp(t, "enum") ? "string" : !strcmp(t, "quantity") ? "number" : t;
+            const char *jt = !strcmp(t, "enum")     ? "string"
+                             : !strcmp(t, "quantity") ? "number"
+                             : !strcmp(t, "list")     ? "array"
+                                                      : t;
             if (!type_has(type, jt) || (!strcmp(t, "quantity") && !type_has(type, "string")))
                 DIFF("%s_inputs.%s: JSON type does not fit a %s", n, name, t);
+            if (type_has(type, "null") != json_is_true(json_object_get(in, "nullable")))
+                DIFF("%s_inputs.%s: null is allowed exactly when the input is nullable", n, name);
         }
         if (!num_or_absent_equal(json_object_get(p, "default"), json_object_get(in, "default")))
             DIFF("%s_inputs.%s: default differs from the descriptor's", n, name);

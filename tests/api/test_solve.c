@@ -128,6 +128,17 @@ static const same_question EVERY_SOLVER[] = {
      "{\"base_training_time\":\"10 day\",\"epsilon\":0.1,\"min_subgroup_prevalence\":0.2}"},
     {"scaling", "compute_budget=1000%20day&target_model_size=8e9",
      "{\"compute_budget\":\"1000 day\",\"target_model_size\":8e9}"},
+    {"sustainability", "fleet=Research_256&duration_days=30&datacenter=France_Nuclear&mfu=0.4",
+     "{\"fleet\":\"Research_256\",\"duration_days\":30,\"datacenter\":\"France_Nuclear\",\"mfu\":0.4}"},
+    {"economics", "fleet=Research_256&duration_days=365&grid=Quebec&kwh_price=0.07",
+     "{\"fleet\":\"Research_256\",\"duration_days\":365,\"grid\":\"Quebec\",\"kwh_price\":0.07}"},
+    {"reliability", "fleet=Training_1K&job_duration_hours=720&checkpoint_time_s=120",
+     "{\"fleet\":\"Training_1K\",\"job_duration_hours\":720,\"checkpoint_time_s\":120}"},
+    {"orchestration", "fleet=Research_256&arrival_rate_jobs_per_day=4&avg_job_duration_days=0.2",
+     "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":4,\"avg_job_duration_days\":0.2}"},
+    {"placement", "fleet=Research_256&duration_days=365&regions=Quebec,Nowhere,Iowa&carbon_tax_per_ton=50",
+     "{\"fleet\":\"Research_256\",\"duration_days\":365,\"regions\":[\"Quebec\",\"Nowhere\",\"Iowa\"],"
+     "\"carbon_tax_per_ton\":50}"},
 };
 
 static void get_vs_post(const same_question *q, const char *catalog)

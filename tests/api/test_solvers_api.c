@@ -55,6 +55,11 @@ static const struct {
     {"synthesis", "{\"model\":\"ResNet50\",\"target_latency\":10}"},
     {"responsible_engineering", "{\"base_training_time\":3600}"},
     {"scaling", "{\"compute_budget\":1e21}"},
+    {"sustainability", "{\"fleet\":\"Research_256\",\"duration_days\":1}"},
+    {"economics", "{\"fleet\":\"Research_256\",\"duration_days\":1}"},
+    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}"},
+    {"orchestration", "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":1,\"avg_job_duration_days\":0.5}"},
+    {"placement", "{\"fleet\":\"Research_256\",\"duration_days\":30}"},
 };
 
 static const char *minimal_inputs(const char *solver)
