@@ -74,7 +74,10 @@ sanitizers() {
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     build_and_ctest build-asan -DCMAKE_BUILD_TYPE=Debug -DMLSYSD_SANITIZE=ON -DCMAKE_C_COMPILER=clang
 }
-tutorial() { tests/docs/check_tutorial.sh build/mlsysd && DOC=docs/pipeline.md tests/docs/check_tutorial.sh build/mlsysd; }
+tutorial() {
+    tests/docs/check_tutorial.sh build/mlsysd && DOC=docs/pipeline.md tests/docs/check_tutorial.sh build/mlsysd &&
+        DOC=docs/tutorials/where-to-train.md tests/docs/check_tutorial.sh build/mlsysd
+}
 
 fuzz() {
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMLSYSD_FUZZ=ON -DMLSYSD_TESTS=OFF \
