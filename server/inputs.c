@@ -122,47 +122,23 @@ const char *input_ref_key(const input_value *v)
 
 /* --- catalog references ------------------------------------------------------------------ */
 
-/* What the catalog can do for each record kind. */
-static long ref_find(const catalog_edition *ed, record_kind k, const char *id)
-{
-    return edition_find(ed, catalog_kind_of(k), id);
-}
-
-static const void *ref_at(const catalog_edition *ed, record_kind k, size_t i)
-{
-    return edition_record(ed, catalog_kind_of(k), i);
-}
-
-static int ref_suggest(const catalog_edition *ed, record_kind k, const char *id, const char **out, int max)
-{
-    return edition_suggest(ed, catalog_kind_of(k), id, out, max);
-}
-
-static size_t ref_size(record_kind k) { return catalog_kind_record_size(catalog_kind_of(k)); }
-
-static int ref_resolve(const catalog_edition *ed, record_kind k, const json_t *obj, void *out, char *field,
-                       size_t fieldlen, char *err, size_t errlen)
-{
-    return edition_resolve(ed, catalog_kind_of(k), obj, out, field, fieldlen, err, errlen);
-}
-
-/* Names of record kinds, as /catalog spells them. */
-static const char *const KIND_SINGULAR[REC_N_KINDS] = {
-    "hardware", "model", "node", "fabric", "cluster", "grid", "cooling profile", "datacenter", "rack", "dataset"};
-static const char *const KIND_PLURAL[REC_N_KINDS] = {"hardware", "models",      "nodes",       "fabrics", "clusters",
-                                                     "grids",    "cooling",     "datacenters", "racks",   "datasets"};
-static const char *const KIND_EXAMPLE[REC_N_KINDS] = {"A100",   "ResNet50", "DGX_H100",       "InfiniBand_NDR",
-                                                      "Research_256", "Quebec", "LiquidCooled", "France_Nuclear",
-                                                      "Traditional",  "ImageNet"};
-
-/* "grid or datacenter" */
-static void kinds_text(unsigned refs, const char *const *names, const char *sep, char *buf, size_t n)
+/* "grid or datacenter" (name = catalog_kind_singular), "grids, /catalog/datacenters"
+ * (name = catalog_kind_name) */
+static void kinds_text(unsigned refs, const char *(*name)(const catalog_kind *), const char *sep, char *buf,
+                       size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int k = 0; k < REC_N_KINDS && used < n; k++)
         if (refs & REC_BIT(k))
-            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? sep : "", names[k]);
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? sep : "", name(catalog_kind_of(k)));
+}
+
+/* An id to show in messages: the kind's first catalog entry. */
+static const char *example_id(const catalog_edition *ed, int k)
+{
+    const rec_ident *r = edition_count(ed, catalog_kind_of(k)) ? edition_record(ed, catalog_kind_of(k), 0) : NULL;
+    return r ? r->key : "id";
 }
 
 static int first_kind(unsigned refs)
@@ -179,9 +155,9 @@ static int find_ref(const catalog_edition *ed, unsigned refs, const char *id, co
     for (int k = 0; k < REC_N_KINDS; k++) {
         if (!(refs & REC_BIT(k)))
             continue;
-        long idx = ref_find(ed, (record_kind)k, id);
+        long idx = edition_find(ed, catalog_kind_of(k), id);
         if (idx >= 0) {
-            *rec = ref_at(ed, (record_kind)k, (size_t)idx);
+            *rec = edition_record(ed, catalog_kind_of(k), (size_t)idx);
             return k;
         }
     }
@@ -194,14 +170,14 @@ static int unknown_ref(const catalog_edition *ed, unsigned refs, const char *id,
     int n = 0;
     for (int k = 0; k < REC_N_KINDS && n == 0; k++)
         if (refs & REC_BIT(k))
-            n = ref_suggest(ed, (record_kind)k, id, near, 3);
+            n = edition_suggest(ed, catalog_kind_of(k), id, near, 3);
     char sugg[200] = "", what[120], lists[160];
     size_t used = 0;
     for (int i = 0; i < n && used < sizeof sugg; i++)
         used += (size_t)snprintf(sugg + used, sizeof sugg - used, "%s%s", i ? ", " : "", near[i]);
-    kinds_text(refs, KIND_SINGULAR, " or ", what, sizeof what);
+    kinds_text(refs, catalog_kind_singular, " or ", what, sizeof what);
     char plural[120];
-    kinds_text(refs, KIND_PLURAL, ", /catalog/", plural, sizeof plural);
+    kinds_text(refs, catalog_kind_name, ", /catalog/", plural, sizeof plural);
     snprintf(lists, sizeof lists, "GET /catalog/%s", plural);
     char shown[80];
     snprintf(shown, sizeof shown, "%.64s", id);
@@ -228,11 +204,11 @@ static int parse_ref(const input_desc *d, const json_t *j, const catalog_edition
         int k = json_is_string(base) ? find_ref(ed, d->refs, json_string_value(base), &base_rec) : -1;
         if (k < 0)
             k = k0;
-        void *rec = input_store_alloc(store, ref_size((record_kind)k));
+        void *rec = input_store_alloc(store, catalog_kind_record_size(catalog_kind_of(k)));
         if (!rec)
             return api_fail(err, 503, "overloaded", field, "out of memory");
         char sub[96] = "", msg[400] = "";
-        int st = ref_resolve(ed, (record_kind)k, j, rec, sub, sizeof sub, msg, sizeof msg);
+        int st = edition_resolve(ed, catalog_kind_of(k), j, rec, sub, sizeof sub, msg, sizeof msg);
         if (st != 0) {
             char path[200];
             if (sub[0])
@@ -246,20 +222,20 @@ static int parse_ref(const input_desc *d, const json_t *j, const catalog_edition
         return 0;
     }
     char what[120];
-    kinds_text(d->refs, KIND_SINGULAR, " or ", what, sizeof what);
+    kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
     return api_fail(err, 400, "invalid-input", field,
                     "%s must be a %s id (e.g. \"%s\") or an object ({\"base\": \"%s\", ...}), got %s", d->name, what,
-                    KIND_EXAMPLE[k0], KIND_EXAMPLE[k0], json_type_name(j));
+                    example_id(ed, k0), example_id(ed, k0), json_type_name(j));
 }
 
 static int parse_list(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
                       input_store **store, const char *field, api_error *err)
 {
     char what[120];
-    kinds_text(d->refs, KIND_SINGULAR, " or ", what, sizeof what);
+    kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
     if (!json_is_array(j))
         return api_fail(err, 400, "invalid-input", field, "%s must be an array of %s ids (e.g. [\"%s\"]), got %s",
-                        d->name, what, KIND_EXAMPLE[first_kind(d->refs)], json_type_name(j));
+                        d->name, what, example_id(ed, first_kind(d->refs)), json_type_name(j));
     size_t n = json_array_size(j);
     input_item *items = input_store_alloc(store, n ? n * sizeof *items : 1);
     if (!items)
@@ -649,7 +625,7 @@ json_t *solver_describe(const solver_desc *s)
             json_t *kinds = json_array();
             for (int k = 0; k < REC_N_KINDS; k++)
                 if (d->refs & REC_BIT(k))
-                    json_array_append_new(kinds, json_string(KIND_PLURAL[k]));
+                    json_array_append_new(kinds, json_string(catalog_kind_name(catalog_kind_of(k))));
             json_object_set_new(j, "catalog_kinds", kinds);
         }
         if (d->nullable)

@@ -12,9 +12,7 @@ const char *query_get(const app_request *req, const char *key)
     return NULL;
 }
 
-/* A member of an inline record from a query string: what the text reads as
- * in JSON (64, 2.5, true, null), else the string ("4.1 GFLOP", "DGX_H100"). */
-static json_t *member_from_text(const char *v)
+json_t *member_from_text(const char *v)
 {
     json_t *j = json_loads(v, JSON_DECODE_ANY, NULL);
     if (j && (json_is_number(j) || json_is_boolean(j) || json_is_null(j)))

@@ -19,4 +19,9 @@ const char *query_get(const app_request *req, const char *key);
 int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
                     api_error *err);
 
+/* A member of an inline record from a query string: what the text reads as
+ * in JSON (64, 2.5, true, null), else the string ("4.1 GFLOP", "DGX_H100").
+ * A new reference. */
+json_t *member_from_text(const char *v);
+
 #endif

@@ -415,6 +415,26 @@ static sweep_format format_from(const char *f, const char *accept, bool *ok)
     return FMT_JSON;
 }
 
+/* outputs=best_config: every member of that record output, unless one is
+ * already projected. Returns whether `name` is a record. */
+static bool add_record_members(sweep_stream *st, const char *name)
+{
+    size_t len = strlen(name);
+    bool found = false;
+    for (size_t i = 0; i < st->s->n_outputs; i++) {
+        const output_desc *d = &st->s->outputs[i];
+        if (output_record_len(d) != len || strncmp(d->name, name, len))
+            continue;
+        found = true;
+        bool listed = false;
+        for (int k = 0; k < st->n_out; k++)
+            listed |= st->out_cols[k] == (int)i;
+        if (!listed)
+            st->out_cols[st->n_out++] = (int)i;
+    }
+    return found;
+}
+
 static int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
 {
     st->n_out = 0;
@@ -431,6 +451,8 @@ static int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
         int o = json_is_string(v) ? solver_output_index(st->s, json_string_value(v)) : -1;
         char field[48];
         snprintf(field, sizeof field, "outputs[%zu]", i);
+        if (o < 0 && json_is_string(v) && add_record_members(st, json_string_value(v)))
+            continue;
         if (o < 0)
             return api_fail(err, 400, "invalid-input", field,
                             "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
@@ -464,14 +486,19 @@ void sweep_stream_free(sweep_stream *st)
     free(st);
 }
 
-static json_t *split_commas(const char *v, const input_desc *d)
+/* d: the input whose values these are; NULL with member: a record member's
+ * values (member_from_text); NULL without: plain strings (output names). */
+static json_t *split_commas(const char *v, const input_desc *d, bool member)
 {
     json_t *arr = json_array();
     for (const char *p = v;;) {
         size_t len = strcspn(p, ",");
         char *tok = strndup(p, len);
         /* an empty item stays a string, so the input's parser names it as a bad value */
-        json_array_append_new(arr, !tok ? json_null() : d ? input_from_text(d, tok) : json_string(tok));
+        json_array_append_new(arr, !tok     ? json_null()
+                                   : d      ? input_from_text(d, tok)
+                                   : member ? member_from_text(tok)
+                                            : json_string(tok));
         free(tok);
         if (!p[len])
             break;
@@ -488,6 +515,19 @@ static bool is_list_input(const solver_desc *s, const char *name)
     return idx >= 0 && s->inputs[idx].kind == IN_LIST;
 }
 
+/* "fleet.count" where fleet is a record input: a member axis. */
+static bool is_member_name(const solver_desc *s, const char *name)
+{
+    const char *dot = strchr(name, '.');
+    char prefix[96];
+    if (!dot || (size_t)(dot - name) >= sizeof prefix)
+        return false;
+    memcpy(prefix, name, (size_t)(dot - name));
+    prefix[dot - name] = '\0';
+    int idx = solver_input_index(s, prefix);
+    return idx >= 0 && s->inputs[idx].kind == IN_REF;
+}
+
 /* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
  * axis; everything else goes through the same query mapping as GET /solve. */
 static int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
@@ -500,9 +540,11 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
     for (size_t i = 0; i < req->n_query; i++) {
         const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
         if (!strcmp(k, "outputs")) {
-            json_object_set_new(body, "outputs", split_commas(v, NULL));
+            json_object_set_new(body, "outputs", split_commas(v, NULL, false));
         } else if (!strcmp(k, "format") || !strcmp(k, "catalog")) {
             json_object_set_new(body, k, json_string(v));
+        } else if (strchr(v, ',') && is_member_name(s, k)) {
+            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, NULL, true)));
         } else if (strchr(v, ',') && !strchr(k, '.') && !is_list_input(s, k)) {
             int idx = solver_input_index(s, k);
             if (idx < 0) {
@@ -512,7 +554,7 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
                                 "unknown input '%.80s' for solver %s (GET /solvers/%s lists its inputs)", k, s->name,
                                 s->name);
             }
-            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, &s->inputs[idx])));
+            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, &s->inputs[idx], false)));
         } else {
             scalar.query[scalar.n_query++] = req->query[i];
         }
