@@ -275,9 +275,7 @@ void solve_write(const app *a, app_response *resp, const solver_desc *s, const c
     first = true;
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_value *v = &in->v[i];
-        bool hw = s->inputs[i].kind == IN_REF && v->ref_kind == REC_HARDWARE && v->ref,
-             model = s->inputs[i].kind == IN_REF && v->ref_kind == REC_MODEL && v->ref;
-        if (!v->present || v->is_null || !(hw || model))
+        if (s->inputs[i].kind != IN_REF || !v->present || v->is_null || !v->ref)
             continue;
         if (!first)
             sb_putc(b, ',');
