@@ -6,11 +6,13 @@
 #include "server/app.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "build_info.h"
 #include "catalog/embedded.h"
 #include "server/catalog_routes.h"
+#include "server/contract.h"
 #include "server/jsonw.h"
 #include "server/prebuilt.h"
 #include "server/reply.h"
@@ -29,12 +31,14 @@ int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t ms
         snprintf(msg, msglen, "openapi.yaml is not embedded");
         return -1;
     }
-    a->openapi_yaml = (const char *)f->data;
-    a->openapi_yaml_len = f->len;
-    char err[200];
-    a->openapi = yaml_to_json(a->openapi_yaml, a->openapi_yaml_len, err, sizeof err);
-    if (!a->openapi) {
-        snprintf(msg, msglen, "embedded openapi.yaml: %s", err);
+    a->openapi = contract_build((const char *)f->data, f->len, msg, msglen);
+    if (!a->openapi)
+        return -1;
+    a->openapi_yaml = json_to_yaml(a->openapi, &a->openapi_yaml_len);
+    if (!a->openapi_yaml) {
+        snprintf(msg, msglen, "out of memory writing the contract as YAML");
+        json_decref(a->openapi);
+        a->openapi = NULL;
         return -1;
     }
     atomic_store(&a->ready, false);
@@ -47,6 +51,8 @@ int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t ms
 void app_free(app *a)
 {
     json_decref(a->openapi);
+    free(a->openapi_yaml);
+    a->openapi_yaml = NULL;
     prebuilt_free(a->pre);
     a->pre = NULL;
     solve_parts_free(a->solve_parts);

@@ -18,8 +18,8 @@
 typedef struct app {
     const catalog *cat;
     const config *cfg;
-    json_t *openapi;            /* parsed openapi.yaml, served as /openapi.json */
-    const char *openapi_yaml;
+    json_t *openapi;            /* the contract (contract.h), served as /openapi.json */
+    char *openapi_yaml;         /* the same, served as /openapi.yaml */
     size_t openapi_yaml_len;
     atomic_bool ready;
     atomic_bool draining;
@@ -27,7 +27,8 @@ typedef struct app {
     struct solve_parts *solve_parts; /* fixed parts of every solver's /solve answer (solve.h); NULL: none */
 } app;
 
-/* Build the app: parses the embedded openapi.yaml. -1 with msg on failure. */
+/* Build the app: the contract from the embedded openapi.yaml and the solver
+ * descriptors, and the prebuilt answers. -1 with msg on failure. */
 int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t msglen);
 void app_free(app *a);
 
