@@ -2,7 +2,8 @@
 # deps.sh - install the Debian 12 packages mlsysd needs, only those missing.
 #   scripts/deps.sh build   # compiler, CMake, libmicrohttpd, jansson, libyaml
 #   scripts/deps.sh serve   # + curl and jq, which the README's examples use
-#   scripts/deps.sh test    # + Criterion, libcurl, clang (fuzzing, sanitizers), jq, wrk, valgrind
+#   scripts/deps.sh test    # + Criterion, libcurl, clang (fuzzing, sanitizers), jq, wrk, valgrind,
+#                           #   node + npm (the contract lint, tools/lint) unless already on PATH
 set -euo pipefail
 want=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev)
 if [ "${1:-build}" = serve ]; then
@@ -15,6 +16,11 @@ missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# node/npm may come from elsewhere (nodesource bundles npm in its nodejs): only ask Debian when absent
+if [ "${1:-build}" = test ]; then
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -3,7 +3,8 @@
 # what is missing, then runs every stage and prints one summary line.
 #   1. unit + API tests (Criterion; the API tests start the real daemon)
 #   2. the same under AddressSanitizer + UndefinedBehaviorSanitizer
-#   3. the tutorial document, run as written against the daemon
+#   3. the tutorial document, run as written against the daemon; the served
+#      contract (/openapi.json) linted by Redocly CLI (tools/lint), 0 errors
 #   4. fuzzers (libFuzzer), each for a bounded time
 #   5. load test (wrk) and leak check, short forms
 #   6. the container image: build, run, probe, stop (needs a Docker engine)
@@ -78,6 +79,7 @@ tutorial() {
     tests/docs/check_tutorial.sh build/mlsysd && DOC=docs/pipeline.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/where-to-train.md tests/docs/check_tutorial.sh build/mlsysd
 }
+contract_lint() { tools/lint/run.sh --binary build/mlsysd; }
 
 fuzz() {
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMLSYSD_FUZZ=ON -DMLSYSD_TESTS=OFF \
@@ -91,6 +93,7 @@ leak() { tests/leak/run.sh --binary build/mlsysd; }
 stage unit-api unit_and_api
 stage sanitizers sanitizers
 stage tutorial tutorial
+stage contract-lint contract_lint
 stage fuzz fuzz
 stage load load
 stage leak leak
