@@ -131,11 +131,9 @@ static json_t *reference(const solver_desc *s, const catalog_edition *ed, const 
         const input_value *v = &in->v[i];
         if (d->kind == IN_QUANTITY && v->present)
             json_object_set_new(input_units, d->name, json_string(d->unit));
-        if (d->kind == IN_REF && v->present && !v->is_null && v->ref) {
-            if (v->ref_kind == REC_HARDWARE || v->ref_kind == REC_MODEL)
-                json_object_set_new(resolved, d->name,
-                                    catalog_record_summary(catalog_kind_of((record_kind)v->ref_kind), v->ref));
-        }
+        if (d->kind == IN_REF && v->present && !v->is_null && v->ref) /* every record input */
+            json_object_set_new(resolved, d->name,
+                                catalog_record_summary(catalog_kind_of((record_kind)v->ref_kind), v->ref));
     }
     for (int i = 0; i < out->n_trace; i++) {
         json_t *t = json_string(out->trace[i]);
