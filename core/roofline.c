@@ -76,16 +76,34 @@ static void precision_fallback_warning(const hw_node *hw, const char *key, solve
 
 int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *msgs, solver_error *err)
 {
-    const model_t *model = in_model(in, RL_MODEL);
-    const hw_node *hw = in_hw(in, RL_HARDWARE);
-    const double batch = in_num(in, RL_BATCH_SIZE);
-    const int prec = in_enum(in, RL_PRECISION);
+    const roofline_query q = {
+        .model = in_model(in, RL_MODEL),
+        .hw = in_hw(in, RL_HARDWARE),
+        .batch_size = in_num(in, RL_BATCH_SIZE),
+        .precision = in_enum(in, RL_PRECISION),
+        .efficiency = in_num(in, RL_EFFICIENCY),
+        .is_training = in_bool(in, RL_IS_TRAINING),
+        .seq_len = in_num(in, RL_SEQ_LEN),
+        .zero_stage = in_int(in, RL_ZERO_STAGE),
+        .dp_size = in_num(in, RL_DP_SIZE),
+        .is_lora = in_bool(in, RL_IS_LORA),
+        .activation_recomputation = in_bool(in, RL_ACTIVATION_RECOMPUTATION),
+    };
+    return roofline_run(&q, r, msgs, err);
+}
+
+int roofline_run(const roofline_query *q, roofline_result *r, solver_outputs *msgs, solver_error *err)
+{
+    const model_t *model = q->model;
+    const hw_node *hw = q->hw;
+    const double batch = q->batch_size;
+    const int prec = q->precision;
     const char *prec_key = PRECISION_KEYS[prec];
     const double bpe = precision_bytes(prec);
-    const double efficiency = in_num(in, RL_EFFICIENCY);
-    const bool training = in_bool(in, RL_IS_TRAINING);
-    const bool recompute = in_bool(in, RL_ACTIVATION_RECOMPUTATION);
-    const bool lora = in_bool(in, RL_IS_LORA);
+    const double efficiency = q->efficiency;
+    const bool training = q->is_training;
+    const bool recompute = q->activation_recomputation;
+    const bool lora = q->is_lora;
     memset(r, 0, sizeof *r);
 
     /* 1. Peak rate for this precision, falling back to the default peak. */
@@ -109,9 +127,9 @@ int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *
         ops *= recompute ? 4.0 : 3.0;
         if (workload_has_training_memory(model)) {
             training_memory_params p = {
-                .batch_size = batch, .seq_len = in_num(in, RL_SEQ_LEN), .bytes_per_element = bpe,
+                .batch_size = batch, .seq_len = q->seq_len, .bytes_per_element = bpe,
                 .adam = true, .strategy = recompute ? ACT_SELECTIVE : ACT_NONE,
-                .zero_stage = in_int(in, RL_ZERO_STAGE), .dp_size = in_num(in, RL_DP_SIZE),
+                .zero_stage = q->zero_stage, .dp_size = q->dp_size,
                 .is_lora = lora, .lora_rank = 16};
             if (workload_training_memory(model, &p, &footprint, err) != 0)
                 return -1;

@@ -35,8 +35,27 @@ typedef struct {
     double offload_bw;      /* B/s, offload only */
 } roofline_result;
 
+/* One roofline question: the values of the RL_* inputs, records resolved. */
+typedef struct {
+    const model_t *model;
+    const hw_node *hw;
+    double batch_size;
+    int precision;          /* index into PRECISION_KEYS */
+    double efficiency;
+    bool is_training;
+    double seq_len;
+    int zero_stage;
+    double dp_size;
+    bool is_lora;
+    bool activation_recomputation;
+} roofline_query;
+
 /* Run the roofline on the first RL_N_INPUTS inputs of `in`. Warnings and
  * the constraint trace go to `msgs`. */
 int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *msgs, solver_error *err);
+
+/* The same on explicit values, for solvers that re-run the roofline on a
+ * changed record (sensitivity perturbs the hardware). */
+int roofline_run(const roofline_query *q, roofline_result *r, solver_outputs *msgs, solver_error *err);
 
 #endif

@@ -24,6 +24,13 @@ extern const solver_desc SOLVER_ECONOMICS;
 extern const solver_desc SOLVER_RELIABILITY;
 extern const solver_desc SOLVER_ORCHESTRATION;
 extern const solver_desc SOLVER_PLACEMENT;
+extern const solver_desc SOLVER_TRAINING_MEMORY;
+extern const solver_desc SOLVER_CHECKPOINT;
+extern const solver_desc SOLVER_DISTRIBUTED;
+extern const solver_desc SOLVER_MOE_ROUTING;
+extern const solver_desc SOLVER_TOPOLOGY;
+extern const solver_desc SOLVER_NETWORK_ROOFLINE;
+extern const solver_desc SOLVER_PARALLELISM;
 
 static const solver_desc *const REGISTRY[] = {
     &SOLVER_SINGLE_NODE,
@@ -39,6 +46,13 @@ static const solver_desc *const REGISTRY[] = {
     &SOLVER_RELIABILITY,
     &SOLVER_ORCHESTRATION,
     &SOLVER_PLACEMENT,
+    &SOLVER_TRAINING_MEMORY,
+    &SOLVER_CHECKPOINT,
+    &SOLVER_DISTRIBUTED,
+    &SOLVER_MOE_ROUTING,
+    &SOLVER_TOPOLOGY,
+    &SOLVER_NETWORK_ROOFLINE,
+    &SOLVER_PARALLELISM,
 };
 
 size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }

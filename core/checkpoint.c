@@ -1,0 +1,84 @@
+/* checkpoint.c - mlsysim CheckpointModel (engine/solvers/training.py): the
+ * I/O burst of writing a training checkpoint and the share of training time
+ * it costs. Formulas: reference/solvers.md §16. */
+#include <math.h>
+
+#include "core/solver.h"
+
+/* engine/calibration.py: checkpointed bytes per parameter. Adam keeps fp16
+ * weights + fp32 master weights + two fp32 moments (14 B); every other
+ * optimizer name, "adamw" included, is sized as SGD (4 B), as mlsysim does. */
+#define CHECKPOINT_BYTES_ADAM 14.0
+#define CHECKPOINT_BYTES_OTHER 4.0
+#define FALLBACK_STORAGE_BW 1e9      /* B/s, when the hardware has no storage bandwidth */
+#define STORAGE_BOTTLENECK_S 60.0    /* a write longer than a minute is a bottleneck */
+
+static const char *const OPTIMIZERS[] = {"adam", "adamw", "sgd", "none", NULL};
+enum { OPT_ADAM = 0 };
+
+enum { I_MODEL, I_HARDWARE, I_OPTIMIZER, I_INTERVAL, I_WRITERS, I_FS_LIMIT, I_N };
+static const input_desc INPUTS[I_N] = {
+    [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
+                 .description = "Workload with a parameter count"},
+    [I_HARDWARE] = {.name = "hardware", .kind = IN_REF, .refs = REC_BIT(REC_HARDWARE),
+                    .description = "Accelerator whose storage bandwidth each writer gets (1 GB/s if none)"},
+    [I_OPTIMIZER] = {.name = "optimizer", .kind = IN_ENUM, .has_default = true, .def_str = "adam",
+                     .enum_values = OPTIMIZERS,
+                     .description = "adam: 14 B per parameter; any other: 4 B per parameter"},
+    [I_INTERVAL] = {.name = "checkpoint_interval_hours", .kind = IN_QUANTITY, .dim = &DIM_TIME, .unit = "h",
+                    .has_default = true, .def_num = 4 * 3600.0,
+                    .description = "Time between checkpoints; 0 or less makes the penalty 1"},
+    [I_WRITERS] = {.name = "n_writers", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
+                   .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+                   .description = "Parallel writers, each at the storage bandwidth"},
+    [I_FS_LIMIT] = {.name = "filesystem_limit_gbs", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s",
+                    .has_default = true, .def_num = 500e9, .check = CHECK_POSITIVE,
+                    .description = "Aggregate bandwidth ceiling of the parallel filesystem"},
+};
+
+enum { O_SIZE, O_WRITE_TIME, O_BW, O_BOTTLENECK, O_PENALTY, O_N };
+static const output_desc OUTPUTS[O_N] = {
+    [O_SIZE] = {"checkpoint_size", OUT_NUMBER, "B", "Parameters x bytes per parameter", false, false},
+    [O_WRITE_TIME] = {"write_time", OUT_NUMBER, "s", "Size / min(writers x storage bandwidth, filesystem limit)",
+                      false, false},
+    [O_BW] = {"max_bandwidth_required", OUT_NUMBER, "GB/s", "Storage bandwidth of one writer", false, false},
+    [O_BOTTLENECK] = {"storage_bottleneck", OUT_BOOLEAN, "", "The write takes more than 60 s", true, false},
+    [O_PENALTY] = {"mfu_penalty_pct", OUT_NUMBER, "",
+                   "Write time / checkpoint interval, a fraction (1 when the interval is 0)", false, false},
+};
+
+static int run_checkpoint(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const model_t *m = in_model(in, I_MODEL);
+    const hw_node *hw = in_hw(in, I_HARDWARE);
+    if (isnan(m->parameters))
+        return solver_fail(err, "model", "model '%s' has no parameter count", m->name);
+    double bpp = in_enum(in, I_OPTIMIZER) == OPT_ADAM ? CHECKPOINT_BYTES_ADAM : CHECKPOINT_BYTES_OTHER;
+    double size = m->parameters * bpp;
+    double storage_bw = hw->has_storage && hw->storage_bandwidth > 0 ? hw->storage_bandwidth : FALLBACK_STORAGE_BW;
+    double bw = fmin(storage_bw * in_num(in, I_WRITERS), in_num(in, I_FS_LIMIT));
+    double t = size / bw;
+    double interval = in_num(in, I_INTERVAL);
+    out_num(out, O_SIZE, size);
+    out_num(out, O_WRITE_TIME, t);
+    out_num(out, O_BW, storage_bw / 1e9);
+    out_bool(out, O_BOTTLENECK, t > STORAGE_BOTTLENECK_S);
+    out_num(out, O_PENALTY, interval > 0 ? t / interval : 1.0);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"CheckpointModel", NULL};
+
+const solver_desc SOLVER_CHECKPOINT = {
+    .name = "checkpoint",
+    .aliases = ALIASES,
+    .title = "Checkpoint cost: size, write time and the share of training it takes",
+    .description = "mlsysim CheckpointModel. A checkpoint of parameters x bytes per parameter (14 for Adam) "
+                   "written by n writers at the storage bandwidth, capped by the filesystem; its write time "
+                   "against the checkpoint interval.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_checkpoint,
+};

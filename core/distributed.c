@@ -1,0 +1,299 @@
+/* distributed.c - mlsysim DistributedModel (engine/solvers/distributed.py,
+ * the version before the "Unreleased" changes): a training step on a fleet
+ * split into tp x pp x ep model-parallel groups and dp replicas. The local
+ * step is the single-node roofline of the whole model at the per-replica
+ * batch; on top come the DP gradient AllReduce (hierarchical across nodes),
+ * the TP activation AllReduces (one ring per layer of twice the activation
+ * bytes), the EP token all-to-all and the pipeline bubble, with congestion,
+ * gradient accumulation, overlap and stragglers. Formulas: reference/
+ * solvers.md §18; collectives §H (core/comm.c). Shoeybi et al. (2019)
+ * Megatron-LM; Narayanan et al. (2019) PipeDream; Dean & Barroso (2013). */
+#include "core/distributed.h"
+
+#include <math.h>
+
+#include "core/comm.h"
+#include "core/numfmt.h"
+#include "core/precision.h"
+#include "core/workload.h"
+
+int distributed_split_check(double n, double tp, double pp, double ep, solver_error *err)
+{
+    double group = tp * pp * ep;
+    if (group > n)
+        return solver_fail(err, "tp_size", "Infeasible 4D Parallelism: TP(%.0f) * PP(%.0f) * EP(%.0f) > Total(%.0f)",
+                           tp, pp, ep, n);
+    if (fmod(n, group) != 0)
+        return solver_fail(err, "tp_size",
+                           "Infeasible 4D Parallelism: TP(%.0f) * PP(%.0f) * EP(%.0f) must divide total "
+                           "accelerators (%.0f) exactly.",
+                           tp, pp, ep, n);
+    return 0;
+}
+
+/* DP: gradients of this rank's tensor shard, hierarchical when the replicas
+ * span nodes of several accelerators, else one ring inside the node. */
+static int dp_allreduce(const distributed_query *q, double dp, double b, double *t, solver_error *err)
+{
+    *t = 0.0;
+    if (dp <= 1)
+        return 0;
+    double grad;
+    if (workload_size_bytes(q->model, b, &grad, err) != 0)
+        return -1;
+    grad /= q->tp;
+    if (q->is_lora)
+        grad *= 0.01; /* adapters only */
+    const node_t *node = &q->fleet->node;
+    double a = node->accelerators_per_node;
+    if (a > 1 && dp > a)
+        return comm_hierarchical_allreduce(grad, ceil(dp / a), a, node->intra_node_bw,
+                                           comm_fabric_bw(&q->fleet->fabric),
+                                           comm_inter_node_latency(&q->fleet->fabric), "fleet", t, err);
+    return comm_ring_allreduce(grad, dp, node->intra_node_bw, comm_intra_node_latency(node), "fleet", t, err);
+}
+
+int distributed_solve(const distributed_query *q, distributed_result *r, solver_outputs *msgs, solver_error *err)
+{
+    const model_t *m = q->model;
+    const fleet_t *fleet = q->fleet;
+    const node_t *node = &fleet->node;
+    const double n = fleet_total_accelerators(fleet);
+
+    /* 1. Replicas and the per-replica batch. */
+    double dp = floor(n / (q->tp * q->pp * q->ep));
+    double local = fmax(1.0, floor(q->batch_size / dp));
+    if (q->batch_size < dp)
+        solver_warn(msgs, "batch_size (%.0f) < dp_size (%.0f): some ranks will be idle. Using local_batch=1.",
+                    q->batch_size, dp);
+
+    /* 2. The local step: the whole model on one accelerator (§1). */
+    roofline_query rq = {
+        .model = m, .hw = &node->accelerator, .batch_size = local, .precision = q->precision,
+        .efficiency = q->efficiency, .is_training = true, .seq_len = q->seq_len, .zero_stage = q->zero_stage,
+        .dp_size = dp, .is_lora = q->is_lora, .activation_recomputation = q->activation_recomputation};
+    if (roofline_run(&rq, &r->node, msgs, err) != 0)
+        return -1;
+    const double t_node = r->node.latency;
+
+    /* 3-4. DP gradient AllReduce. */
+    const double b = precision_bytes(q->precision);
+    double t_dp, t_tp = 0.0, t_ep = 0.0;
+    if (dp_allreduce(q, dp, b, &t_dp, err) != 0)
+        return -1;
+
+    /* 5. TP: per layer, a ring AllReduce of twice the activations, over
+     *    NVLink when the group fits in a node, else over the fabric. */
+    const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+    if (q->tp > 1) {
+        double act = local * q->seq_len * hidden * b;
+        bool in_node = q->tp <= node->accelerators_per_node;
+        double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
+        double alpha = in_node ? comm_intra_node_latency(node) : comm_inter_node_latency(&fleet->fabric);
+        double per_layer;
+        if (comm_ring_allreduce(2.0 * act, q->tp, bw, alpha, "fleet", &per_layer, err) != 0)
+            return -1;
+        t_tp = per_layer * workload_layer_count(m);
+    }
+
+    /* 6. EP: routed tokens (top_k experts each, inflated by imbalance) all-to-all over the fabric. */
+    if (q->ep > 1) {
+        double top_k = m->active_experts_per_token > 0 ? m->active_experts_per_token : 1;
+        double tokens = local * q->seq_len * hidden * b * top_k * q->moe_imbalance;
+        if (comm_all_to_all(tokens, q->ep, comm_fabric_bw(&fleet->fabric),
+                            comm_inter_node_latency(&fleet->fabric), "fleet", &t_ep, err) != 0)
+            return -1;
+    }
+
+    /* 7. Pipeline bubble (interleaved 1F1B with v virtual stages). */
+    if (q->microbatches < 1)
+        return solver_fail(err, "microbatch_count", "n_microbatches must be >= 1, got %.0f", q->microbatches);
+    if (q->v_stages < 1)
+        return solver_fail(err, "v_stages", "v_stages must be >= 1, got %.0f", q->v_stages);
+    r->bubble_fraction = comm_pipeline_bubble(q->pp, q->microbatches, q->v_stages);
+    r->t_bubble = q->pp > 1 ? t_node * r->bubble_fraction : 0.0;
+
+    /* 8. Congestion on every collective; DP syncs once per accumulation. */
+    t_dp *= q->congestion;
+    t_tp *= q->congestion;
+    t_ep *= q->congestion;
+    if (q->grad_accum_steps > 1)
+        t_dp /= q->grad_accum_steps;
+    r->t_comm = t_dp + t_tp + t_ep;
+
+    /* 9-10. The step: overlap hides a share of DP only; stragglers gate it. */
+    if (q->overlap_comm)
+        r->step = t_node + t_dp * (1.0 - q->overlap_efficiency) + t_tp + t_ep + r->t_bubble;
+    else
+        r->step = t_node + r->t_comm + r->t_bubble;
+    if (q->straggler > 1.0)
+        r->step *= q->straggler;
+
+    /* 11. */
+    r->scaling_efficiency = t_node / r->step;
+    r->throughput = n * r->node.throughput * r->scaling_efficiency;
+    r->dp = dp;
+    r->t_dp = t_dp;
+    r->t_tp = t_tp;
+    r->t_ep = t_ep;
+
+    char step_ms[40];
+    fmt_pyrepr(step_ms, sizeof step_ms, r->step * 1e3);
+    solver_trace(msgs, "Distributed Wall: dp=%.0f, tp=%.0f, pp=%.0f, ep=%.0f; step latency %s ms.", dp, q->tp, q->pp,
+                 q->ep, step_ms);
+    if (q->ep > 1 && q->moe_imbalance > 1.0)
+        solver_trace(msgs, "MoE Routing: expert-parallel traffic inflated by %.2fx for hot-expert imbalance.",
+                     q->moe_imbalance);
+    return 0;
+}
+
+/* --- the distributed solver ------------------------------------------------------ */
+
+/* Rows in mlsysim's validation order, so the first bad input is the one it names. */
+enum {
+    I_MODEL, I_FLEET, I_TP, I_PP, I_EP, I_BATCH, I_GAS, I_EFFICIENCY, I_OVERLAP_EFF, I_MOE_IMBALANCE, I_PRECISION,
+    I_V_STAGES, I_MICROBATCHES, I_ZERO, I_LORA, I_RECOMPUTE, I_OVERLAP, I_CONGESTION, I_STRAGGLER, I_SEQ, I_N
+};
+
+#define DEGREE(nm, desc) \
+    {.name = nm, .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_AT_LEAST, .lo = 1, \
+     .lo_is_int = true, .int_max = 1e9, .description = desc}
+
+static const input_desc INPUTS[I_N] = {
+    [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
+                 .description = "Workload to train (Llama3_70B, GPT3, Mixtral_8x7B, ...)"},
+    [I_FLEET] = {.name = "fleet", .kind = IN_REF, .refs = REC_BIT(REC_CLUSTER),
+                 .description = "Cluster: a catalog id (Research_256) or {node, count, fabric}"},
+    [I_TP] = DEGREE("tp_size", "Tensor-parallel degree (NVLink when it fits in a node)"),
+    [I_PP] = DEGREE("pp_size", "Pipeline-parallel degree (adds the bubble)"),
+    [I_EP] = DEGREE("ep_size", "Expert-parallel degree (adds the token all-to-all)"),
+    [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
+                 .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e12,
+                 .description = "Global batch size, split over the data-parallel replicas"},
+    [I_GAS] = DEGREE("gradient_accumulation_steps", "Micro-steps per optimizer step (DP sync amortised over them)"),
+    [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
+                      .check = CHECK_RANGE, .lo = 1e-9, .hi = 1.0,
+                      .description = "Fraction of peak compute achieved by the local step"},
+    [I_OVERLAP_EFF] = {.name = "overlap_efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.85,
+                       .check = CHECK_RANGE, .lo = 0.0, .hi = 1.0,
+                       .description = "Share of DP communication hidden behind compute when overlap_comm"},
+    [I_MOE_IMBALANCE] = {.name = "moe_routing_imbalance_factor", .kind = IN_NUMBER, .has_default = true,
+                         .def_num = 1.0, .check = CHECK_AT_LEAST, .lo = 1.0,
+                         .description = "Multiplier on routed MoE token traffic (1 = balanced)"},
+    [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
+                     .enum_values = PRECISION_KEYS, .description = "Numeric format of compute and communication"},
+    [I_V_STAGES] = {.name = "v_stages", .kind = IN_INTEGER, .has_default = true, .def_num = 1, .int_max = 1e9,
+                    .description = "Virtual stages per accelerator (interleaved 1F1B); >= 1"},
+    [I_MICROBATCHES] = {.name = "microbatch_count", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
+                        .int_max = 1e9, .description = "Microbatches per step (shrink the bubble); >= 1"},
+    [I_ZERO] = {.name = "zero_stage", .kind = IN_INTEGER, .has_default = true, .def_num = 0, .check = CHECK_RANGE,
+                .lo = 0, .hi = 3, .lo_is_int = true, .hi_is_int = true,
+                .description = "ZeRO stage of the local step's training memory"},
+    [I_LORA] = {.name = "is_lora", .kind = IN_BOOLEAN, .has_default = true, .def_num = 0,
+                .description = "LoRA fine-tuning: adapter gradients only (1% of the DP traffic)"},
+    [I_RECOMPUTE] = {.name = "activation_recomputation", .kind = IN_BOOLEAN, .has_default = true, .def_num = 0,
+                     .description = "Recompute activations: 4x ops instead of 3x, selective activation memory"},
+    [I_OVERLAP] = {.name = "overlap_comm", .kind = IN_BOOLEAN, .has_default = true, .def_num = 0,
+                   .description = "Overlap DP communication with the backward pass"},
+    [I_CONGESTION] = {.name = "congestion_factor", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0,
+                      .description = "Multiplier on all communication (1 ideal, 1.5-2 shared fabric)"},
+    [I_STRAGGLER] = {.name = "straggler_factor", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0,
+                     .description = "Multiplier on the step when above 1: the slowest worker gates it"},
+    [I_SEQ] = {.name = "seq_len", .kind = IN_INTEGER, .has_default = true, .def_num = 2048,
+               .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+               .description = "Tokens per sequence (activations and TP/EP traffic)"},
+};
+
+static int check_split(const solver_inputs *in, solver_error *err)
+{
+    return distributed_split_check(fleet_total_accelerators(in_fleet(in, I_FLEET)), in_num(in, I_TP),
+                                   in_num(in, I_PP), in_num(in, I_EP), err);
+}
+
+static const char *const SPLIT_INPUTS[] = {"tp_size", "pp_size", "ep_size", "fleet", NULL};
+static const input_constraint CONSTRAINTS[] = {
+    {.rule = "tp_size x pp_size x ep_size divides the fleet's accelerators", .inputs = SPLIT_INPUTS,
+     .check = check_split},
+};
+
+enum {
+    O_NODE_LATENCY, O_NODE_FOOTPRINT, O_NODE_FEASIBLE, O_DP, O_TP, O_EP, O_COMM, O_BUBBLE, O_BUBBLE_FRACTION,
+    O_STEP, O_SCALING, O_THROUGHPUT, O_PAR_DP, O_PAR_TP, O_PAR_PP, O_PAR_EP, O_N
+};
+static const output_desc OUTPUTS[O_N] = {
+    [O_NODE_LATENCY] = {"node_latency", OUT_NUMBER, "ms", "Local training step of one accelerator (single_node)",
+                        false, false},
+    [O_NODE_FOOTPRINT] = {"node_memory_footprint", OUT_NUMBER, "B", "Training memory of the whole model on one "
+                          "accelerator", false, false},
+    [O_NODE_FEASIBLE] = {"node_feasible", OUT_BOOLEAN, "", "That footprint fits in the accelerator's memory", true,
+                         false},
+    [O_DP] = {"dp_communication_latency", OUT_NUMBER, "ms", "Gradient AllReduce (after congestion, per step)",
+              false, false},
+    [O_TP] = {"tp_communication_latency", OUT_NUMBER, "ms", "Activation AllReduces of every layer", false, false},
+    [O_EP] = {"ep_communication_latency", OUT_NUMBER, "ms", "Token all-to-all", false, false},
+    [O_COMM] = {"communication_latency", OUT_NUMBER, "ms", "DP + TP + EP (before overlap)", false, false},
+    [O_BUBBLE] = {"pipeline_bubble_latency", OUT_NUMBER, "ms", "Node latency x bubble fraction", false, false},
+    [O_BUBBLE_FRACTION] = {"bubble_fraction", OUT_NUMBER, "", "(pp - 1) / (v x m + pp - 1)", false, false},
+    [O_STEP] = {"step_latency_total", OUT_NUMBER, "ms", "Local step + exposed communication + bubble", false,
+                false},
+    [O_SCALING] = {"scaling_efficiency", OUT_NUMBER, "", "Node latency / step latency", false, false},
+    [O_THROUGHPUT] = {"effective_throughput", OUT_NUMBER, "1/s",
+                      "Accelerators x local throughput x scaling efficiency", false, false},
+    [O_PAR_DP] = {"parallelism.dp", OUT_INTEGER, "", "Data-parallel replicas", true, false},
+    [O_PAR_TP] = {"parallelism.tp", OUT_INTEGER, "", "Tensor-parallel degree", true, false},
+    [O_PAR_PP] = {"parallelism.pp", OUT_INTEGER, "", "Pipeline-parallel degree", true, false},
+    [O_PAR_EP] = {"parallelism.ep", OUT_INTEGER, "", "Expert-parallel degree", true, false},
+};
+
+static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const distributed_query q = {
+        .model = in_model(in, I_MODEL), .fleet = in_fleet(in, I_FLEET), .batch_size = in_num(in, I_BATCH),
+        .precision = in_enum(in, I_PRECISION), .efficiency = in_num(in, I_EFFICIENCY), .tp = in_num(in, I_TP),
+        .pp = in_num(in, I_PP), .ep = in_num(in, I_EP), .v_stages = in_num(in, I_V_STAGES),
+        .microbatches = in_num(in, I_MICROBATCHES), .zero_stage = in_int(in, I_ZERO), .is_lora = in_bool(in, I_LORA),
+        .activation_recomputation = in_bool(in, I_RECOMPUTE), .overlap_comm = in_bool(in, I_OVERLAP),
+        .overlap_efficiency = in_num(in, I_OVERLAP_EFF), .congestion = in_num(in, I_CONGESTION),
+        .straggler = in_num(in, I_STRAGGLER), .moe_imbalance = in_num(in, I_MOE_IMBALANCE),
+        .grad_accum_steps = in_num(in, I_GAS), .seq_len = in_num(in, I_SEQ)};
+    distributed_result r;
+    if (distributed_solve(&q, &r, out, err) != 0)
+        return -1;
+    out_num(out, O_NODE_LATENCY, r.node.latency * 1e3);
+    out_num(out, O_NODE_FOOTPRINT, r.node.footprint);
+    out_bool(out, O_NODE_FEASIBLE, r.node.feasible);
+    out_num(out, O_DP, r.t_dp * 1e3);
+    out_num(out, O_TP, r.t_tp * 1e3);
+    out_num(out, O_EP, r.t_ep * 1e3);
+    out_num(out, O_COMM, r.t_comm * 1e3);
+    out_num(out, O_BUBBLE, r.t_bubble * 1e3);
+    out_num(out, O_BUBBLE_FRACTION, r.bubble_fraction);
+    out_num(out, O_STEP, r.step * 1e3);
+    out_num(out, O_SCALING, r.scaling_efficiency);
+    out_num(out, O_THROUGHPUT, r.throughput);
+    out_int(out, O_PAR_DP, r.dp);
+    out_int(out, O_PAR_TP, q.tp);
+    out_int(out, O_PAR_PP, q.pp);
+    out_int(out, O_PAR_EP, q.ep);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"DistributedModel", NULL};
+
+const solver_desc SOLVER_DISTRIBUTED = {
+    .name = "distributed",
+    .aliases = ALIASES,
+    .title = "Distributed training step: DP/TP/PP/EP communication, bubble and scaling efficiency",
+    .description = "mlsysim DistributedModel. Splits the fleet into tp x pp x ep model-parallel groups and "
+                   "data-parallel replicas; the local step is the single-node roofline of the model at the "
+                   "per-replica batch, plus the DP gradient AllReduce (hierarchical across nodes), per-layer TP "
+                   "AllReduces, the EP all-to-all and the pipeline bubble, with congestion, gradient "
+                   "accumulation, overlap and stragglers (Megatron-LM; PipeDream).",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .constraints = CONSTRAINTS,
+    .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .run = run_distributed,
+};

@@ -1,0 +1,182 @@
+/* training_memory.c - mlsysim TrainingMemoryModel (engine/solvers/training.py):
+ * bytes per accelerator for training under tensor, pipeline, data and expert
+ * parallelism, ZeRO stages 0-3, activation checkpointing and a trainable
+ * fraction (LoRA-style), and whether they fit. Formulas: reference/
+ * solvers.md §15; activations §H.8 (Korthikanti et al. 2022); ZeRO
+ * (Rajbhandari et al. 2020). */
+#include <math.h>
+
+#include "core/precision.h"
+#include "core/solver.h"
+#include "core/workload.h"
+
+/* engine/calibration.py: optimizer bytes per trainable parameter
+ * (Adam: fp32 master weights + two moments; SGD: momentum). */
+static const char *const OPTIMIZERS[] = {"adam", "adamw", "sgd", "none", NULL};
+static const double OPTIMIZER_BYTES[] = {12.0, 12.0, 4.0, 0.0};
+
+static const char *const CHECKPOINTING[] = {"none", "selective", "full", NULL};
+static const activation_strategy CHECKPOINT_STRATEGY[] = {ACT_NONE, ACT_SELECTIVE, ACT_FULL};
+
+enum {
+    I_MODEL, I_HARDWARE, I_BATCH, I_SEQ, I_PRECISION, I_OPTIMIZER, I_CKPT, I_TP, I_PP, I_DP, I_EP, I_ZERO,
+    I_GAS, I_TRAINABLE, I_BUFFER, I_N
+};
+
+#define AT_LEAST_ONE(nm, desc) \
+    {.name = nm, .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_AT_LEAST, .lo = 1, \
+     .lo_is_int = true, .int_max = 1e9, .description = desc}
+
+static const input_desc INPUTS[I_N] = {
+    [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
+                 .description = "Workload with parameters and layers (Llama3_70B, GPT3, ...)"},
+    [I_HARDWARE] = {.name = "hardware", .kind = IN_REF, .refs = REC_BIT(REC_HARDWARE),
+                    .description = "Accelerator whose memory capacity the state must fit in"},
+    [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
+                 .int_max = 1e12, .description = "Global batch size (sequences per step)"},
+    [I_SEQ] = {.name = "seq_len", .kind = IN_INTEGER, .has_default = true, .def_num = 2048,
+               .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+               .description = "Tokens per sequence"},
+    [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
+                     .enum_values = PRECISION_KEYS,
+                     .description = "Numeric format of weights, gradients and activations"},
+    [I_OPTIMIZER] = {.name = "optimizer", .kind = IN_ENUM, .has_default = true, .def_str = "adam",
+                     .enum_values = OPTIMIZERS,
+                     .description = "Optimizer state per trainable parameter: adam/adamw 12 B, sgd 4 B, none 0"},
+    [I_CKPT] = {.name = "activation_checkpointing", .kind = IN_ENUM, .has_default = true, .def_str = "selective",
+                .enum_values = CHECKPOINTING,
+                .description = "Activations kept: none (all), selective (recompute attention), full (layer "
+                               "inputs only)"},
+    [I_TP] = AT_LEAST_ONE("tp_size", "Tensor-parallel degree (shards parameters)"),
+    [I_PP] = AT_LEAST_ONE("pp_size", "Pipeline-parallel degree (shards parameters and layers)"),
+    [I_DP] = AT_LEAST_ONE("dp_size", "Data-parallel degree (ZeRO shards over it; splits the batch)"),
+    [I_EP] = AT_LEAST_ONE("ep_size", "Expert-parallel degree (shards parameters)"),
+    [I_ZERO] = {.name = "zero_stage", .kind = IN_INTEGER, .has_default = true, .def_num = 0, .int_max = 1e9,
+                .description = "ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights, over "
+                               "dp_size"},
+    [I_GAS] = AT_LEAST_ONE("gradient_accumulation_steps", "Micro-steps per optimizer step (splits the batch)"),
+    [I_TRAINABLE] = {.name = "trainable_fraction", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0,
+                     .check = CHECK_RANGE, .lo = 0, .hi = 1,
+                     .description = "Fraction of parameters trained (gradients and optimizer state), e.g. "
+                                    "0.01 for adapters"},
+    [I_BUFFER] = {.name = "communication_buffer_fraction", .kind = IN_NUMBER, .has_default = true,
+                  .def_num = 0.05, .check = CHECK_RANGE, .lo = 0, .hi = 1,
+                  .description = "Communication buffers as a fraction of the (sharded) gradients"},
+};
+
+/* Checked after every bound, as mlsysim checks it last. */
+static int check_zero_stage(const solver_inputs *in, solver_error *err)
+{
+    int z = in_int(in, I_ZERO);
+    if (z < 0 || z > 3)
+        return solver_fail(err, "zero_stage", "zero_stage must be 0, 1, 2, or 3");
+    return 0;
+}
+
+static const char *const ZERO_INPUTS[] = {"zero_stage", NULL};
+static const input_constraint CONSTRAINTS[] = {
+    {.rule = "zero_stage in {0, 1, 2, 3}", .inputs = ZERO_INPUTS, .check = check_zero_stage},
+};
+
+enum {
+    O_FEASIBLE, O_TOTAL, O_AVAILABLE, O_UTIL, O_WEIGHTS, O_GRADS, O_OPT, O_ACT, O_BUFFERS, O_N
+};
+static const output_desc OUTPUTS[O_N] = {
+    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "total_memory <= available_memory", true, false},
+    [O_TOTAL] = {"total_memory", OUT_NUMBER, "B", "Weights + gradients + optimizer + activations + buffers",
+                 false, false},
+    [O_AVAILABLE] = {"available_memory", OUT_NUMBER, "B", "Accelerator memory capacity", false, false},
+    [O_UTIL] = {"memory_utilization", OUT_NUMBER, "", "total_memory / available_memory", false, false},
+    [O_WEIGHTS] = {"weights", OUT_NUMBER, "B", "Parameters / (tp x pp x ep) x bytes (/ dp under ZeRO-3)", false,
+                   false},
+    [O_GRADS] = {"gradients", OUT_NUMBER, "B", "Trainable parameters x bytes (/ dp under ZeRO-2+)", false, false},
+    [O_OPT] = {"optimizer_state", OUT_NUMBER, "B", "Trainable parameters x optimizer bytes (/ dp under ZeRO-1+)",
+               false, false},
+    [O_ACT] = {"activations", OUT_NUMBER, "B", "Activations of one microbatch over this stage's layers", false,
+               false},
+    [O_BUFFERS] = {"communication_buffers", OUT_NUMBER, "B",
+                   "Gradient-bucket buffers + pipeline send/receive buffers", false, false},
+};
+
+static int run_training_memory(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const model_t *m = in_model(in, I_MODEL);
+    const hw_node *hw = in_hw(in, I_HARDWARE);
+    const double b = precision_bytes(in_enum(in, I_PRECISION));
+    const double tp = in_num(in, I_TP), pp = in_num(in, I_PP), dp = in_num(in, I_DP), ep = in_num(in, I_EP);
+    const double seq = in_num(in, I_SEQ);
+    const int zero = in_int(in, I_ZERO);
+    if (isnan(m->parameters))
+        return solver_fail(err, "model", "model '%s' has no parameter count", m->name);
+    if (m->layers < 1)
+        return solver_fail(err, "model", "model '%s' has no layer count (needed for activations)", m->name);
+
+    /* 1. Model-parallel shards of parameters; only the trainable fraction
+     *    carries gradients and optimizer state. */
+    double params = m->parameters / (tp * pp * ep);
+    double trainable = params * in_num(in, I_TRAINABLE);
+    double weights = params * b;
+    double grads = trainable * b;
+    double opt = trainable * OPTIMIZER_BYTES[in_enum(in, I_OPTIMIZER)];
+
+    /* 2. ZeRO sharding over data-parallel ranks. */
+    if (zero >= 1)
+        opt /= dp;
+    if (zero >= 2)
+        grads /= dp;
+    if (zero >= 3)
+        weights /= dp;
+
+    /* 3. Activations of one microbatch on one pipeline stage (not split by tp). */
+    double micro = fmax(1.0, ceil(in_num(in, I_BATCH) / (dp * in_num(in, I_GAS))));
+    int stage_layers = (int)fmax(1.0, ceil((double)m->layers / pp));
+    double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+    double act;
+    if (activation_memory(stage_layers, seq, micro, hidden, m->heads, b, CHECKPOINT_STRATEGY[in_enum(in, I_CKPT)],
+                          &act, err) != 0)
+        return -1;
+
+    /* 4. Gradient buckets, plus one activation send/receive pair between stages. */
+    double buffers = grads * in_num(in, I_BUFFER) + (pp > 1 ? 2.0 * micro * seq * hidden * b : 0.0);
+
+    /* 5. Fit. */
+    double total = weights + grads + opt + act + buffers;
+    double available = hw->mem_capacity;
+    out_bool(out, O_FEASIBLE, total <= available);
+    out_num(out, O_TOTAL, total);
+    out_num(out, O_AVAILABLE, available);
+    if (available > 0) {
+        out_num(out, O_UTIL, total / available);
+    } else {
+        out_null(out, O_UTIL);
+        solver_warn(out, "memory_utilization is infinite (hardware '%s' has no memory), reported as null",
+                    hw->name);
+    }
+    out_num(out, O_WEIGHTS, weights);
+    out_num(out, O_GRADS, grads);
+    out_num(out, O_OPT, opt);
+    out_num(out, O_ACT, act);
+    out_num(out, O_BUFFERS, buffers);
+    solver_trace(out, "Training memory: %.4g GB of %.4g GB on %s (%s).", total / 1e9, available / 1e9, hw->name,
+                 total <= available ? "fits" : "does not fit");
+    return 0;
+}
+
+static const char *const ALIASES[] = {"TrainingMemoryModel", NULL};
+
+const solver_desc SOLVER_TRAINING_MEMORY = {
+    .name = "training_memory",
+    .aliases = ALIASES,
+    .title = "Training memory per accelerator: does this split fit?",
+    .description = "mlsysim TrainingMemoryModel. Weights, gradients, optimizer state, activations and "
+                   "communication buffers per accelerator under TP/PP/DP/EP sharding, ZeRO stages 0-3, "
+                   "activation checkpointing (Korthikanti et al. 2022) and a trainable fraction, against the "
+                   "accelerator's memory.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .constraints = CONSTRAINTS,
+    .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .run = run_training_memory,
+};
