@@ -139,6 +139,24 @@ static const same_question EVERY_SOLVER[] = {
     {"placement", "fleet=Research_256&duration_days=365&regions=Quebec,Nowhere,Iowa&carbon_tax_per_ton=50",
      "{\"fleet\":\"Research_256\",\"duration_days\":365,\"regions\":[\"Quebec\",\"Nowhere\",\"Iowa\"],"
      "\"carbon_tax_per_ton\":50}"},
+    {"training_memory", "model=Llama3_70B&hardware=H100&batch_size=256&tp_size=8&pp_size=4&dp_size=8&zero_stage=1",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"batch_size\":256,\"tp_size\":8,\"pp_size\":4,"
+     "\"dp_size\":8,\"zero_stage\":1}"},
+    {"checkpoint", "model=Llama3_70B&hardware=H100&checkpoint_interval_hours=30%20min&n_writers=64",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"checkpoint_interval_hours\":\"30 min\","
+     "\"n_writers\":64}"},
+    {"distributed", "model=Llama3_70B&fleet=Research_256&batch_size=256&tp_size=8&pp_size=2&microbatch_count=8",
+     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256,\"tp_size\":8,\"pp_size\":2,"
+     "\"microbatch_count\":8}"},
+    {"moe_routing", "model=Mixtral_8x7B&batch_size=8&seq_len=4096&ep_size=8&routing_imbalance_factor=1.5&fleet=Research_256",
+     "{\"model\":\"Mixtral_8x7B\",\"batch_size\":8,\"seq_len\":4096,\"ep_size\":8,\"routing_imbalance_factor\":1.5,"
+     "\"fleet\":\"Research_256\"}"},
+    {"topology", "fabric=InfiniBand_NDR&topology=torus_3d&num_nodes=512",
+     "{\"fabric\":\"InfiniBand_NDR\",\"topology\":\"torus_3d\",\"num_nodes\":512}"},
+    {"network_roofline", "model=Llama3_70B&fleet=Research_256&precision=bf16",
+     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"precision\":\"bf16\"}"},
+    {"parallelism", "model=Llama3_70B&fleet=Research_256&batch_size=256",
+     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256}"},
 };
 
 static void get_vs_post(const same_question *q, const char *catalog)

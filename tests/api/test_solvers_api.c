@@ -60,6 +60,13 @@ static const struct {
     {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}"},
     {"orchestration", "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":1,\"avg_job_duration_days\":0.5}"},
     {"placement", "{\"fleet\":\"Research_256\",\"duration_days\":30}"},
+    {"training_memory", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"batch_size\":8}"},
+    {"checkpoint", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\"}"},
+    {"distributed", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\"}"},
+    {"moe_routing", "{\"model\":\"Mixtral_8x7B\",\"batch_size\":1,\"seq_len\":512}"},
+    {"topology", "{\"fabric\":\"InfiniBand_NDR\"}"},
+    {"network_roofline", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\"}"},
+    {"parallelism", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\",\"batch_size\":256}"},
 };
 
 static const char *minimal_inputs(const char *solver)
