@@ -233,6 +233,18 @@ Test(solvers_api, unknown_solver_is_404)
     json_decref(m);
 }
 
+/* An output in a result: a record member ("best_config.tp") inside the
+ * object of its record. */
+static const json_t *result_at(const json_t *result, const char *name)
+{
+    const char *dot = strchr(name, '.');
+    if (!dot)
+        return json_object_get(result, name);
+    char rec[128];
+    snprintf(rec, sizeof rec, "%.*s", (int)(dot - name), name);
+    return json_object_get(json_object_get(result, rec), dot + 1);
+}
+
 /* ---- the description is what /solve does ------------------------------------------------------ */
 
 Test(solvers_api, stated_defaults_and_outputs_are_what_solve_uses)
@@ -261,14 +273,20 @@ Test(solvers_api, stated_defaults_and_outputs_are_what_solve_uses)
             cr_assert_not_null(find_named(json_object_get(s, "inputs"), key), "%s echoes undeclared input %s", name,
                                key);
         const json_t *result = json_object_get(r, "result"), *units = json_object_get(r, "units");
+        size_t top = 0; /* outputs at the top of the result: a record's members count once */
+        const char *prev = "";
         json_array_foreach(json_object_get(s, "outputs"), k, d) {
             const char *out = str_at(d, "name"), *unit = str_at(d, "unit");
-            cr_assert_not_null(json_object_get(result, out), "%s: result lacks %s", name, out);
+            const char *dot = strchr(out, '.');
+            size_t plen = dot ? (size_t)(dot - out) : strlen(out);
+            if (!dot || strncmp(prev, out, plen + 1))
+                top++;
+            prev = out;
+            cr_assert_not_null(result_at(result, out), "%s: result lacks %s", name, out);
             if (unit[0])
                 cr_assert_str_eq(str_at(units, out), unit, "%s: units.%s", name, out);
         }
-        cr_assert_eq(json_object_size(result), json_array_size(json_object_get(s, "outputs")),
-                     "%s returns outputs it does not describe", name);
+        cr_assert_eq(json_object_size(result), top, "%s returns outputs it does not describe", name);
         json_decref(r);
     }
     json_decref(all);
