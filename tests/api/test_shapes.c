@@ -5,7 +5,7 @@
  * axis), and the bad shapes, each a problem naming the field.
  *
  * The solvers used: reliability (a fleet), placement (a list of grids),
- * economics (nullable grid and price).
+ * economics (nullable grid and price), parallelism (a record output).
  * Expected figures are hand-computed from solvers.md (§22: a DGX H100 node
  * has 8 GPUs at 50,000 h MTTF, 8 NICs at 150,000 h and 2 PSUs at 100,000 h,
  * so its MTBF is 1 / (8/50000 + 8/150000 + 2/100000) = 4285.714285714286 h;
@@ -212,6 +212,42 @@ Test(shapes, null_is_the_references_none)
     json_t *bad = post("/solve", body, &st);
     expect_problem(bad, st, 404, "inputs.grid");
     json_decref(bad);
+}
+
+Test(shapes, record_outputs_nest_in_json_and_flatten_in_csv)
+{
+    long st;
+    json_t *doc = post("/solve",
+                       "{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\","
+                       "\"batch_size\":256}}",
+                       &st);
+    cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(doc, "detail")));
+    const json_t *best = json_object_get(json_object_get(doc, "result"), "best_config");
+    cr_assert(json_is_object(best), "best_config is not an object");
+    double tp = json_number_value(json_object_get(best, "tp")), pp = json_number_value(json_object_get(best, "pp")),
+           dp = json_number_value(json_object_get(best, "dp"));
+    cr_expect_eq(tp * pp * dp, 256, "tp x pp x dp = %g x %g x %g must use the 256 GPUs", tp, pp, dp);
+    json_decref(doc);
+
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(),
+                          "/sweep/parallelism?model=Llama3_8B&fleet=Research_256&batch_size=256,512&format=csv"
+                          "&outputs=best_config.tp,best_config.dp",
+                          &r),
+                 0);
+    cr_assert_eq(r.status, 200, "%.300s", r.body);
+    cr_expect(!strncmp(r.body, "batch_size,best_config.tp,best_config.dp,error\r\n", 48), "header: %.80s", r.body);
+    http_free(&r);
+    /* a record's name projects all its members */
+    cr_assert_eq(http_get(shared_daemon(),
+                          "/sweep/parallelism?model=Llama3_8B&fleet=Research_256&batch_size=256,512&format=csv"
+                          "&outputs=best_config",
+                          &r),
+                 0);
+    cr_assert_eq(r.status, 200, "%.300s", r.body);
+    cr_expect(!strncmp(r.body, "batch_size,best_config.tp,best_config.pp,best_config.dp,error\r\n", 63), "header: %.80s",
+              r.body);
+    http_free(&r);
 }
 
 Test(shapes, solvers_describe_kinds_constraints_and_records)
