@@ -277,17 +277,15 @@ static void check_case(why *w, const json_t *c, const reply *r, bool strict_warn
 
 /* ---- the golden files ------------------------------------------------------------------ */
 
-static void run_golden_file(const char *file, const char *solver, int want_cases, bool strict_warnings)
+/* Each case of one golden file, parsed, with its line number; the callback
+ * owns nothing (the case is freed after it returns). */
+typedef void (*case_fn)(const json_t *c, const char *file, int line_no, void *ctx);
+
+static void for_each_case(const char *path, const char *file, case_fn fn, void *ctx)
 {
-    const char *dir = shared_dir();
-    if (!dir)
-        cr_skip_test("../shared/golden is absent (a user's checkout): no reference numbers to compare with");
-    char path[700];
-    snprintf(path, sizeof path, "%s/golden/%s", dir, file);
     size_t len;
     char *text = read_file(path, &len);
     cr_assert_not_null(text, "cannot read %s", path);
-    tally t = {0};
     int line_no = 0;
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');
@@ -299,31 +297,60 @@ static void run_golden_file(const char *file, const char *solver, int want_cases
         json_error_t jerr;
         json_t *c = json_loads(line, 0, &jerr);
         cr_assert_not_null(c, "%s:%d: %s", file, line_no, jerr.text);
-        if (strcmp(json_string_value(json_object_get(c, "solver")), solver)) {
-            json_decref(c);
-            continue;
-        }
-        t.cases++;
-        const json_t *inputs = json_object_get(c, "inputs");
-        reply r = solve(solver, inputs, json_string_value(json_object_get(c, "catalog")));
-        why w = {{0}};
-        if (!r.body)
-            why_set(&w, "status %ld and a body that is not JSON", r.status);
-        else
-            check_case(&w, c, &r, strict_warnings);
-        if (w.text[0]) {
-            char *in = json_dumps(inputs, JSON_COMPACT);
-            tally_fail(&t, "  line %d %s: %s", line_no, in, w.text);
-            free(in);
-        }
-        json_decref(r.body);
+        cr_assert_not_null(json_string_value(json_object_get(c, "solver")), "%s:%d: no solver", file, line_no);
+        fn(c, file, line_no, ctx);
         json_decref(c);
     }
     free(text);
+}
+
+/* One case through POST /solve; true if it agrees, else its reason is in t. */
+static bool run_case(const json_t *c, const char *file, int line_no, bool strict_warnings, tally *t)
+{
+    const char *solver = json_string_value(json_object_get(c, "solver"));
+    const json_t *inputs = json_object_get(c, "inputs");
+    t->cases++;
+    reply r = solve(solver, inputs, json_string_value(json_object_get(c, "catalog")));
+    why w = {{0}};
+    if (!r.body)
+        why_set(&w, "status %ld and a body that is not JSON", r.status);
+    else
+        check_case(&w, c, &r, strict_warnings);
+    json_decref(r.body);
+    if (!w.text[0])
+        return true;
+    char *in = json_dumps(inputs, JSON_COMPACT);
+    tally_fail(t, "  %s:%d %s %s: %s", file, line_no, solver, in, w.text);
+    free(in);
+    return false;
+}
+
+typedef struct {
+    const char *solver;
+    bool strict_warnings;
+    tally t;
+} file_run;
+
+static void file_case(const json_t *c, const char *file, int line_no, void *ctx)
+{
+    file_run *fr = ctx;
+    if (!strcmp(json_string_value(json_object_get(c, "solver")), fr->solver))
+        run_case(c, file, line_no, fr->strict_warnings, &fr->t);
+}
+
+static void run_golden_file(const char *file, const char *solver, int want_cases, bool strict_warnings)
+{
+    const char *dir = shared_dir();
+    if (!dir)
+        cr_skip_test("../shared/golden is absent (a user's checkout): no reference numbers to compare with");
+    char path[700];
+    snprintf(path, sizeof path, "%s/golden/%s", dir, file);
+    file_run fr = {.solver = solver, .strict_warnings = strict_warnings};
+    for_each_case(path, file, file_case, &fr);
     /* a filter that matched nothing (renamed solver, truncated file) must not pass */
-    cr_assert_eq(t.cases, want_cases, "%s: %d %s cases, want %d", file, t.cases, solver, want_cases);
-    cr_assert_eq(t.failed, 0, "%s: %d of %d %s cases differ from the reference; first:\n%s", file, t.failed, t.cases,
-                 solver, t.first);
+    cr_assert_eq(fr.t.cases, want_cases, "%s: %d %s cases, want %d", file, fr.t.cases, solver, want_cases);
+    cr_assert_eq(fr.t.failed, 0, "%s: %d of %d %s cases differ from the reference; first:\n%s", file, fr.t.failed,
+                 fr.t.cases, solver, fr.t.first);
 }
 
 /* Every file, every solver: registered solvers must agree, the others are pending. */
@@ -366,6 +393,27 @@ static json_t *registered_solvers(void)
     return names;
 }
 
+typedef struct {
+    json_t *known;              /* names GET /solvers lists */
+    group_count groups[MAX_GROUPS];
+    int n_groups;
+    tally t;
+} every_run;
+
+static void every_case(const json_t *c, const char *file, int line_no, void *ctx)
+{
+    every_run *er = ctx;
+    const char *solver = json_string_value(json_object_get(c, "solver"));
+    group_count *g = group_for(er->groups, &er->n_groups, file, solver);
+    if (!in_string_array(er->known, solver))
+        g->pending++;
+    /* upstream files (reference_, breadth_) are mlsysim itself: no warning beyond its own */
+    else if (run_case(c, file, line_no, strncmp(file, "current", 7) != 0, &er->t))
+        g->passed++;
+    else
+        g->failed++;
+}
+
 Test(golden, every_file_every_solver, .timeout = 600)
 {
     const char *dir = shared_dir();
@@ -390,57 +438,16 @@ Test(golden, every_file_every_solver, .timeout = 600)
     }
     closedir(d);
     qsort(files, (size_t)n_files, sizeof files[0], cmp_name);
-    json_t *known = registered_solvers();
-    static group_count groups[MAX_GROUPS];
-    int n_groups = 0;
-    tally t = {0};
+    every_run er = {.known = registered_solvers()};
     for (int f = 0; f < n_files; f++) {
         char path[700];
         snprintf(path, sizeof path, "%s/%s", gdir, files[f]);
-        size_t len;
-        char *text = read_file(path, &len);
-        cr_assert_not_null(text, "cannot read %s", path);
-        int line_no = 0;
-        for (char *line = text, *next; line && *line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            line_no++;
-            if (!*line)
-                continue;
-            json_error_t jerr;
-            json_t *c = json_loads(line, 0, &jerr);
-            cr_assert_not_null(c, "%s:%d: %s", files[f], line_no, jerr.text);
-            const char *solver = json_string_value(json_object_get(c, "solver"));
-            cr_assert_not_null(solver, "%s:%d: no solver", files[f], line_no);
-            group_count *g = group_for(groups, &n_groups, files[f], solver);
-            if (!in_string_array(known, solver)) {
-                g->pending++;
-                json_decref(c);
-                continue;
-            }
-            t.cases++;
-            const json_t *inputs = json_object_get(c, "inputs");
-            reply r = solve(solver, inputs, json_string_value(json_object_get(c, "catalog")));
-            why w = {{0}};
-            if (!r.body)
-                why_set(&w, "status %ld and a body that is not JSON", r.status);
-            else
-                /* upstream files (reference_, breadth_) are mlsysim itself: no warning beyond its own */
-                check_case(&w, c, &r, strncmp(files[f], "current", 7) != 0);
-            if (w.text[0]) {
-                g->failed++;
-                char *in = json_dumps(inputs, JSON_COMPACT);
-                tally_fail(&t, "  %s:%d %s %s: %s", files[f], line_no, solver, in, w.text);
-                free(in);
-            } else {
-                g->passed++;
-            }
-            json_decref(r.body);
-            json_decref(c);
-        }
-        free(text);
+        for_each_case(path, files[f], every_case, &er);
     }
+    group_count *groups = er.groups;
+    int n_groups = er.n_groups;
+    tally t = er.t;
+    json_t *known = er.known;
     int passed = 0, failed = 0, pending = 0;
     for (int i = 0; i < n_groups; i++) {
         passed += groups[i].passed;
