@@ -16,6 +16,8 @@ extern const solver_desc SOLVER_DATA;
 extern const solver_desc SOLVER_TRANSFORMATION;
 extern const solver_desc SOLVER_PIPELINE;
 extern const solver_desc SOLVER_COMPRESSION;
+extern const solver_desc SOLVER_EFFICIENCY;
+extern const solver_desc SOLVER_SENSITIVITY;
 extern const solver_desc SOLVER_SYNTHESIS;
 extern const solver_desc SOLVER_RESPONSIBLE_ENGINEERING;
 extern const solver_desc SOLVER_SCALING;
@@ -38,6 +40,8 @@ static const solver_desc *const REGISTRY[] = {
     &SOLVER_TRANSFORMATION,
     &SOLVER_PIPELINE,
     &SOLVER_COMPRESSION,
+    &SOLVER_EFFICIENCY,
+    &SOLVER_SENSITIVITY,
     &SOLVER_SYNTHESIS,
     &SOLVER_RESPONSIBLE_ENGINEERING,
     &SOLVER_SCALING,

@@ -1,6 +1,7 @@
 /* test_analysis.c - the model-analysis solvers called directly, without the
- * server: compression (reference/solvers.md §28), synthesis (§7), and the
- * scalar solvers responsible_engineering (§26) and scaling (§17).
+ * server: compression (reference/solvers.md §28), efficiency (§5),
+ * sensitivity (§6), synthesis (§7), and the scalar solvers
+ * responsible_engineering (§26) and scaling (§17).
  *
  * Inputs are built by hand the way the generic layer leaves them (defaults
  * from the descriptor, bound checks and constraints, then run()), on
@@ -408,6 +409,232 @@ Test(compression, records_it_cannot_use)
     /* Pruning does not look at the hardware. */
     compress(&m, &flat, "pruning", 8, 0.5, "structured");
     expect_num("inference_speedup", 2.0);
+}
+
+/* ======================================================================== */
+/* efficiency                                                               */
+/* ======================================================================== */
+
+static void efficiency(const hw_node *h, const char *type, bool flash, const char *prec, double eff)
+{
+    use_solver("efficiency");
+    set_hw(h);
+    set_enum("workload_type", type);
+    slot("use_flash_attention")->num = flash;
+    set_enum("precision", prec);
+    set_num("efficiency", eff);
+    solve_ok();
+}
+
+Test(efficiency, defaults_ffn_at_half)
+{
+    /* ffn at 0.5: min(0.5 x 1, 0.6) = 0.5; occupancy 1 - 0.55 = 0.45;
+     * stall = max(0, 0.5 - 0.45) = 0.05. No model needed. */
+    hw_node h = mk_hw();
+    use_solver("efficiency");
+    set_hw(&h);
+    solve_ok();
+    expect_num("mfu", 0.5);
+    expect_num("peak_flops", 1e14);
+    expect_num("achievable_flops", 5e13);
+    expect_num("overhead_breakdown.occupancy_loss", 1 - 0.55);
+    expect_num("overhead_breakdown.memory_stall", (1 - 0.5) - (1 - 0.55));
+}
+
+Test(efficiency, every_workload_type)
+{
+    hw_node h = mk_hw();
+    add_precision(&h, "int8", 2e14);
+    static const struct {
+        const char *type;
+        bool flash;
+        double eff, mfu;
+    } rows[] = {
+        {"ffn", false, 1.0, 0.6},               /* min(0.5 x 2, 0.6) */
+        {"ffn", true, 0.2, 0.2},                /* flash is ignored outside attention */
+        {"attention", true, 0.5, 0.75},         /* min(0.75 x 1, 0.85) */
+        {"attention", true, 1.0, 0.85},         /* min(0.75 x 2, 0.85) */
+        {"attention", false, 0.2, 0.12},        /* 0.3 x 0.4 */
+        {"conv", false, 0.2, 0.16},             /* min(0.4 x 0.4, 0.55) */
+        {"conv", false, 1.0, 0.55},             /* min(0.4 x 2, 0.55) */
+        {"other", false, 0.9, 0.54},            /* 0.3 x 1.8 */
+        {"other", false, 0.0, 0.0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        efficiency(&h, rows[i].type, rows[i].flash, "fp16", rows[i].eff);
+        double occupancy = 1 - fmin(1.1 * rows[i].eff, 1);
+        expect_num("mfu", rows[i].mfu);
+        expect_num("achievable_flops", 1e14 * rows[i].mfu);
+        expect_num("overhead_breakdown.occupancy_loss", occupancy);
+        expect_num("overhead_breakdown.memory_stall", fmax(0, (1 - rows[i].mfu) - occupancy));
+    }
+}
+
+Test(efficiency, memory_stall_floors_at_zero)
+{
+    /* attention + flash at 0.5: 1 - 0.75 = 0.25 < occupancy 0.45 -> stall 0. */
+    hw_node h = mk_hw();
+    efficiency(&h, "attention", true, "fp16", 0.5);
+    expect_num("overhead_breakdown.memory_stall", 0.0);
+    /* efficiency 0: occupancy 1, mfu 0 -> stall max(0, 1 - 1) = 0. */
+    efficiency(&h, "ffn", false, "fp16", 0.0);
+    expect_num("overhead_breakdown.occupancy_loss", 1.0);
+    expect_num("overhead_breakdown.memory_stall", 0.0);
+    expect_num("achievable_flops", 0.0);
+}
+
+Test(efficiency, peak_at_the_precision)
+{
+    /* int8 listed at 200 TFLOP/s: conv at 0.2 -> 0.16 x 2e14 = 3.2e13. fp8 not
+     * listed: the default peak. */
+    hw_node h = mk_hw();
+    add_precision(&h, "int8", 2e14);
+    efficiency(&h, "conv", false, "int8", 0.2);
+    expect_num("peak_flops", 2e14);
+    expect_num("achievable_flops", 3.2e13);
+    efficiency(&h, "conv", false, "fp8", 0.2);
+    expect_num("peak_flops", 1e14);
+    cr_expect_eq(OUT.n_warnings, 0);
+}
+
+Test(efficiency, efficiency_out_of_range)
+{
+    hw_node h = mk_hw();
+    use_solver("efficiency");
+    set_hw(&h);
+    set_num("efficiency", 1.5);
+    solve_fails("efficiency", "efficiency must be in [0.0, 1.0], got 1.5");
+}
+
+/* ======================================================================== */
+/* sensitivity                                                              */
+/* ======================================================================== */
+
+/* The roofline at batch 1, inference, efficiency 0.5, on mk_hw() (no dispatch
+ * tax) with a Transformer of 1 layer (layer tax 0.01 ms):
+ * latency = max(ops / (peak x 0.5), 1.1 x weights / bw) + 0.01 ms. */
+static void sensitivity(const model_t *m, const hw_node *h, const char *prec, double pct)
+{
+    use_solver("sensitivity");
+    set_model(m);
+    set_hw(h);
+    set_enum("precision", prec);
+    set_num("perturbation_pct", pct);
+    solve_ok();
+}
+
+Test(sensitivity, memory_bound_binds_on_bandwidth)
+{
+    /* fp16: 2e9 B; T_m = 2.2e9 / 1e12 = 2.2 ms; T_c = 2e9 / 5e13 = 0.04 ms;
+     * latency 2.21 ms. Bandwidth x 1.1: 2.2 / 1.1 = 2 ms -> 2.01 ms:
+     * (2.01 - 2.21) / 2.21. Faster compute or more memory change nothing. */
+    hw_node h = mk_hw();
+    model_t m = llm();
+    use_solver("sensitivity");
+    set_model(&m);
+    set_hw(&h);
+    solve_ok(); /* defaults: fp16, 10 %, efficiency 0.5 */
+    expect_num("baseline_latency", 2.21);
+    expect_num("sensitivities.peak_flops", 0.0);
+    expect_num("sensitivities.memory_bandwidth", (2.01 - 2.21) / 2.21);
+    expect_num("sensitivities.memory_capacity", 0.0);
+    expect_str("binding_constraint", "memory_bandwidth");
+    expect_flag("feasible", true);
+}
+
+Test(sensitivity, compute_bound_binds_on_flops_at_every_precision)
+{
+    /* 2e13 flop per token: T_c = 2e13 / 5e13 = 400 ms at fp16; x 1.1 -> 400 / 1.1.
+     * At int8 the listed 200 TFLOP/s is raised too: T_c = 200 ms -> 200 / 1.1. */
+    hw_node h = mk_hw();
+    add_precision(&h, "int8", 2e14);
+    model_t m = mk_model(WL_TRANSFORMER, 1e9, 2e13);
+    sensitivity(&m, &h, "fp16", 10);
+    expect_num("baseline_latency", 400.01);
+    expect_num("sensitivities.peak_flops", (400 / 1.1 + 0.01 - 400.01) / 400.01);
+    expect_num("sensitivities.memory_bandwidth", 0.0);
+    expect_str("binding_constraint", "peak_flops");
+    sensitivity(&m, &h, "int8", 10);
+    expect_num("baseline_latency", 200.01);
+    expect_num("sensitivities.peak_flops", (200 / 1.1 + 0.01 - 200.01) / 200.01);
+}
+
+Test(sensitivity, capacity_binds_when_the_upgrade_makes_it_fit)
+{
+    /* 60 B params at fp16 = 120 GB > 100 GB: offload over the 64 GB/s fallback
+     * link: T_m = 1.1 x 120e9 / 64e9 = 2.0625 s; latency 2062.51 ms.
+     * +10 %: 110 GB still short, bandwidth above the link: all zero, the tie
+     * goes to peak_flops. +25 %: 125 GB fits, T_m = 132e9 / 1e12 = 132 ms. */
+    hw_node h = mk_hw();
+    model_t m = mk_model(WL_TRANSFORMER, 60e9, 2e9);
+    sensitivity(&m, &h, "fp16", 10);
+    expect_flag("feasible", false);
+    expect_num("baseline_latency", 2062.51);
+    expect_num("sensitivities.peak_flops", 0.0);
+    expect_num("sensitivities.memory_bandwidth", 0.0);
+    expect_num("sensitivities.memory_capacity", 0.0);
+    expect_str("binding_constraint", "peak_flops");
+    sensitivity(&m, &h, "fp16", 25);
+    expect_num("sensitivities.memory_capacity", (132.01 - 2062.51) / 2062.51);
+    expect_num("sensitivities.memory_bandwidth", 0.0);
+    expect_str("binding_constraint", "memory_capacity");
+}
+
+Test(sensitivity, sram_bandwidth_is_not_perturbed)
+{
+    /* 2e9 B fit a 10 GB SRAM at 10 TB/s: T_m = 2.2e9 / 1e13 = 0.22 ms,
+     * T_c = 0.04 ms, latency 0.23 ms; raising HBM bandwidth changes nothing. */
+    hw_node h = mk_hw();
+    h.sram_capacity = 10e9;
+    h.sram_bandwidth = 1e13;
+    model_t m = llm();
+    sensitivity(&m, &h, "fp16", 10);
+    expect_num("baseline_latency", 0.23);
+    expect_num("sensitivities.memory_bandwidth", 0.0);
+    expect_str("binding_constraint", "peak_flops");
+}
+
+Test(sensitivity, negative_perturbation_degrades)
+{
+    /* -50 %: bandwidth 0.5 TB/s -> T_m 4.4 ms, latency 4.41 ms. */
+    hw_node h = mk_hw();
+    model_t m = llm();
+    sensitivity(&m, &h, "fp16", -50);
+    expect_num("sensitivities.memory_bandwidth", (4.41 - 2.21) / 2.21);
+    expect_str("binding_constraint", "memory_bandwidth");
+}
+
+Test(sensitivity, warnings_of_the_baseline_only)
+{
+    /* fp8 is not in a table that lists int8: one fallback warning, not four. */
+    hw_node h = mk_hw();
+    add_precision(&h, "int8", 2e14);
+    model_t m = llm();
+    sensitivity(&m, &h, "fp8", 10);
+    cr_expect_eq(OUT.n_warnings, 1);
+    cr_expect(strstr(OUT.warnings[0], "Precision 'fp8' not in Toy precision_flops") != NULL, "%s",
+              OUT.warnings[0]);
+}
+
+Test(sensitivity, bad_inputs)
+{
+    hw_node h = mk_hw();
+    model_t m = llm();
+    use_solver("sensitivity");
+    set_model(&m);
+    set_hw(&h);
+    set_num("perturbation_pct", -100);
+    solve_fails("perturbation_pct", "perturbation_pct must be > -100");
+    use_solver("sensitivity");
+    set_model(&m);
+    set_hw(&h);
+    set_int("efficiency", 0);
+    solve_fails("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
+    model_t empty = mk_model(WL_GENERIC, NAN, NAN);
+    use_solver("sensitivity");
+    set_model(&empty);
+    set_hw(&h);
+    solve_fails("model", "no 'parameters'");
 }
 
 /* ======================================================================== */
