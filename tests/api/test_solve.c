@@ -122,6 +122,11 @@ static const same_question EVERY_SOLVER[] = {
     {"compression", "model=Llama3_8B&hardware=A100&method=pruning&sparsity=0.5&sparsity_type=n_m",
      "{\"model\":\"Llama3_8B\",\"hardware\":\"A100\",\"method\":\"pruning\",\"sparsity\":0.5,"
      "\"sparsity_type\":\"n_m\"}"},
+    {"efficiency", "model=Llama3_8B&hardware=H100&workload_type=attention&use_flash_attention=true&efficiency=0.9",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"workload_type\":\"attention\","
+     "\"use_flash_attention\":true,\"efficiency\":0.9}"},
+    {"sensitivity", "model=Llama3_70B&hardware=H200&precision=int8&perturbation_pct=50",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"H200\",\"precision\":\"int8\",\"perturbation_pct\":50}"},
     {"synthesis", "model=GPT2&target_latency=20%20ms&precision=int8&efficiency=0.3",
      "{\"model\":\"GPT2\",\"target_latency\":\"20 ms\",\"precision\":\"int8\",\"efficiency\":0.3}"},
     {"responsible_engineering", "base_training_time=10%20day&epsilon=0.1&min_subgroup_prevalence=0.2",

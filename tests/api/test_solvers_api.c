@@ -52,6 +52,8 @@ static const struct {
      "{\"batch_size\":8,\"sample_size_bytes\":1000,\"cpu_throughput\":1,\"accelerator_step_time\":1}"},
     {"pipeline", "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"sample_size_bytes\":1000,\"cpu_throughput\":1}"},
     {"compression", "{\"model\":\"ResNet50\",\"hardware\":\"A100\"}"},
+    {"efficiency", "{\"hardware\":\"A100\"}"},
+    {"sensitivity", "{\"model\":\"ResNet50\",\"hardware\":\"A100\"}"},
     {"synthesis", "{\"model\":\"ResNet50\",\"target_latency\":10}"},
     {"responsible_engineering", "{\"base_training_time\":3600}"},
     {"scaling", "{\"compute_budget\":1e21}"},
