@@ -4,6 +4,7 @@
 #   scripts/deps.sh serve   # + curl and jq, which the README's examples use
 #   scripts/deps.sh test    # + Criterion, libcurl, clang (fuzzing, sanitizers), jq, wrk, valgrind,
 #                           #   node + npm (the contract lint, tools/lint) unless already on PATH
+#   scripts/deps.sh browser # chromium, node + npm unless on PATH (the dashboard's browser test, tests/browser)
 set -euo pipefail
 want=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev)
 if [ "${1:-build}" = serve ]; then
@@ -12,12 +13,15 @@ fi
 if [ "${1:-build}" = test ]; then
   want+=(libcriterion-dev libcurl4-openssl-dev clang libclang-rt-14-dev jq wrk valgrind curl python3)
 fi
+if [ "${1:-build}" = browser ]; then
+  want=(chromium)
+fi
 missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 # node/npm may come from elsewhere (nodesource bundles npm in its nodejs): only ask Debian when absent
-if [ "${1:-build}" = test ]; then
+if [ "${1:-build}" = test ] || [ "${1:-build}" = browser ]; then
   command -v node >/dev/null || missing+=(nodejs)
   command -v npm >/dev/null || missing+=(npm)
 fi

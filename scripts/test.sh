@@ -8,6 +8,7 @@
 #   4. fuzzers (libFuzzer), each for a bounded time
 #   5. load test (wrk) and leak check, short forms
 #   6. the container image: build, run, probe, stop (needs a Docker engine)
+#   7. the dashboard in a real browser (Debian's chromium + puppeteer-core)
 # Golden parity tests read ../shared/golden and skip with a message without it.
 # A stage this machine cannot run (container without a Docker engine) is
 # skipped and named in the summary; the run still passes.
@@ -110,6 +111,10 @@ container() {
   bash tests/container/run.sh
 }
 stage container container
+# The dashboard in headless chromium (tests/browser/run.sh installs chromium and the
+# pinned puppeteer-core itself); skipped only when chromium cannot be installed or started.
+browser() { tests/browser/run.sh --binary build/mlsysd; }
+stage browser browser
 
 echo "tests (unit + API): $(test_counts build)"
 if [ -f build/tests/golden-summary.txt ]; then cat build/tests/golden-summary.txt; else echo "golden: not run"; fi

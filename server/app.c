@@ -2,7 +2,7 @@
  * handler file of its endpoint (solver_routes.c, catalog_routes.c, sweep.c)
  * or, for a static answer, to what prebuilt.c rendered at start-up. The
  * operational endpoints (health, readiness, metrics, version, the OpenAPI
- * document) are answered here. Pure request -> response: no sockets here. */
+ * document) are answered here; the dashboard's files by ui.c. Pure request -> response: no sockets here. */
 #include "server/app.h"
 
 #include <stdio.h>
@@ -19,6 +19,7 @@
 #include "server/solve.h"
 #include "server/solver_routes.h"
 #include "server/sweep.h"
+#include "server/ui.h"
 #include "server/yaml2json.h"
 
 int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t msglen)
@@ -114,6 +115,7 @@ static const route ROUTE_TABLE[] = {
     {"/openapi.json", 0, R_OPENAPI_JSON, "GET"},
     {"/version", 0, R_VERSION, "GET"},
     {"/", 0, R_ROOT, "GET"},
+    {"/ui/", 1, R_UI, "GET"},
 };
 
 static const route *match_route(const char *path, const char **param)
@@ -225,10 +227,17 @@ void app_handle(app *a, const app_request *req, app_response *resp)
         return;
     case R_VERSION: handle_version(a, resp); return;
     case R_ROOT:
+        /* a browser gets the dashboard, an API client the index below */
+        if (!a->cfg->no_dashboard && ui_wanted(req) && ui_send(req, resp, "index.html"))
+            return;
         reply_json(resp, json_pack("{s:s,s:s,s:[s,s,s,s,s,s]}", "service", "mlsysd", "version", MLSYSD_VERSION,
                                   "endpoints", "/solve", "/sweep", "/solvers", "/catalog", "/openapi.yaml",
                                   "/metrics"));
         return;
+    case R_UI:
+        if (!a->cfg->no_dashboard && ui_send(req, resp, param))
+            return;
+        break;
     case R_OTHER:
     case R__N:
         break;

@@ -59,6 +59,8 @@ static const option OPTIONS[] = {
      "after SIGTERM/SIGINT: time /readyz answers 503 while new connections are still served"},
     {"drain-timeout", "MLSYSD_DRAIN_TIMEOUT", T_SECONDS, OFF(drain_timeout), 0, 0, 3600, "20", "SECONDS",
      "then: time in-flight requests get to finish before the process exits"},
+    {"no-dashboard", "MLSYSD_NO_DASHBOARD", T_FLAG, OFF(no_dashboard), 0, 0, 0, NULL, NULL,
+     "serve no dashboard: GET / answers the JSON index to browsers too and /ui/ is 404 (API-only deployments)"},
     /* No environment variable on purpose: the container's HEALTHCHECK runs the
      * binary with the server's own environment, and a variable that turned
      * every start into a probe would stop the server itself from starting. */
@@ -212,9 +214,17 @@ static int set_value(config *c, const option *o, const char *src, const char *te
         }
         snprintf(msg, msglen, "%s: expected debug, info, warn or error, got '%.100s'", src, text);
         return -1;
-    case T_FLAG:
-        *(bool *)field = true;
-        return 0;
+    case T_FLAG: /* "1" from the command line; a variable says 1/0, true/false, yes/no */
+        if (!strcmp(text, "1") || !strcasecmp(text, "true") || !strcasecmp(text, "yes")) {
+            *(bool *)field = true;
+            return 0;
+        }
+        if (!strcmp(text, "0") || !strcasecmp(text, "false") || !strcasecmp(text, "no")) {
+            *(bool *)field = false;
+            return 0;
+        }
+        snprintf(msg, msglen, "%s: expected 1/0, true/false or yes/no, got '%.100s'", src, text);
+        return -1;
     }
     return -1;
 }

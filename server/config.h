@@ -25,6 +25,7 @@ typedef struct {
     log_level log_level;
     double drain_delay;         /* s */
     double drain_timeout;       /* s */
+    bool no_dashboard;          /* --no-dashboard: "/" and /ui/ serve no page */
     bool healthcheck;           /* --healthcheck: probe /healthz and exit */
 } config;
 

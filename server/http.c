@@ -237,7 +237,14 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
         snprintf(ra, sizeof ra, "%d", resp->retry_after);
         MHD_add_response_header(r, "Retry-After", ra);
     }
-    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "Cache-Control", resp->cache_control ? resp->cache_control : "no-store");
+    if (resp->etag[0])
+        MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+    if (resp->csp) {
+        MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
+        MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+        MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    }
     add_common_headers(r, srv, c, ctx);
     ctx->status = resp->status;
     ctx->route = resp->route;
@@ -506,6 +513,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     req.body_len = ctx->body.len;
     req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+    req.if_none_match = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     req.request_id = ctx->request_id;
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
     app_response resp = {0};

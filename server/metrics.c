@@ -18,12 +18,13 @@ static const char *const ROUTES[R__N] = {
     [R_CATALOG] = "/catalog", [R_CATALOG_KIND] = "/catalog/{kind}", [R_CATALOG_ENTRY] = "/catalog/{kind}/{id}",
     [R_HEALTHZ] = "/healthz",
     [R_LIVEZ] = "/livez", [R_READYZ] = "/readyz", [R_METRICS] = "/metrics", [R_OPENAPI_YAML] = "/openapi.yaml",
-    [R_OPENAPI_JSON] = "/openapi.json", [R_VERSION] = "/version", [R_ROOT] = "/", [R_OTHER] = "other",
+    [R_OPENAPI_JSON] = "/openapi.json", [R_VERSION] = "/version", [R_ROOT] = "/", [R_UI] = "/ui/{file}",
+    [R_OTHER] = "other",
 };
 static const char *const METHODS[M__N] = {"GET", "POST", "HEAD", "OPTIONS", "other"};
 
 /* Status codes the service produces; anything else lands in the last slot. */
-static const int STATUSES[] = {200, 204, 400, 404, 405, 406, 408, 413, 414, 415, 429, 500, 503, 0};
+static const int STATUSES[] = {200, 204, 304, 400, 404, 405, 406, 408, 413, 414, 415, 429, 500, 503, 0};
 #define N_STATUS (sizeof STATUSES / sizeof STATUSES[0])
 
 static const double BUCKETS[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25,

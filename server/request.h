@@ -28,6 +28,7 @@ typedef struct {
     size_t body_len;
     const char *content_type;   /* NULL if absent */
     const char *accept;         /* NULL if absent */
+    const char *if_none_match;  /* NULL if absent */
     const char *request_id;
 } app_request;
 
@@ -40,6 +41,9 @@ typedef struct {
     char allow[64];             /* 405: the Allow header */
     char disposition[160];      /* Content-Disposition, for CSV */
     int retry_after;            /* seconds, 503 */
+    const char *cache_control;  /* NULL: no-store */
+    const char *csp;            /* Content-Security-Policy of a page (ui.c); NULL: none */
+    char etag[24];              /* ETag, quoted; "": none */
     sweep_stream *stream;       /* non-NULL: the body comes from sweep_stream_read (sweep.h) */
     route_id route;
 } app_response;

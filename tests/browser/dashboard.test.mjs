@@ -1,0 +1,306 @@
+// dashboard.test.mjs - the dashboard at "/" in a real browser: Debian's
+// chromium driven by puppeteer-core, under node's test runner. Starts its own
+// daemon (MLSYSD_BINARY, default build/mlsysd) on a free port. Every number
+// the page shows is compared with what the API answers for the same request.
+// Screenshots go to tests/browser/artifacts/. Run by tests/browser/run.sh.
+import {after, before, test} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import {mkdirSync, writeFileSync} from 'node:fs';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import puppeteer from 'puppeteer-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const binary = process.env.MLSYSD_BINARY || path.join(here, '../../build/mlsysd');
+const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
+const artifacts = path.join(here, 'artifacts');
+mkdirSync(artifacts, {recursive: true});
+
+let daemon, base, browser, page;
+const consoleErrors = [];
+const foreign = [];
+const failed = []; // responses with an error status: "METHOD path status"
+
+async function startDaemon(args = []) {
+  const p = spawn(binary, ['--port', '0', '--drain-delay', '0', ...args], {stdio: ['ignore', 'pipe', 'inherit']});
+  const port = await new Promise((resolve, reject) => {
+    let buf = '';
+    p.on('exit', (code) => reject(new Error('daemon exited with ' + code)));
+    p.stdout.on('data', (d) => {
+      buf += d;
+      const line = buf.split('\n').find((l) => l.includes('"listening"'));
+      if (line) resolve(JSON.parse(line).port);
+    });
+  });
+  p.stdout.resume();
+  return {p, url: 'http://127.0.0.1:' + port};
+}
+
+async function getJSON(url, body) {
+  const r = await fetch(url, body ? {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)} : {});
+  assert.equal(r.status, 200, url + ': ' + r.status);
+  return r.json();
+}
+
+const shot = (name) => page.screenshot({path: path.join(artifacts, name + '.png'), fullPage: true});
+
+/* The datasets of a chart on the page, as plain data. */
+const chartData = (name) => page.evaluate((n) => {
+  const c = window.Chart.getChart(document.getElementById('chart-' + n));
+  return c ? {type: c.config.type, labels: c.data.labels, scales: Object.fromEntries(Object.entries(c.scales).map(([k, s]) => [k, s.type])),
+    datasets: c.data.datasets.map((d) => ({label: d.label, role: d.role || null, hw: d.hw || null,
+      data: d.data.map((p) => (typeof p === 'object' && p !== null ? {x: p.x, y: p.y} : p))}))} : null;
+}, name);
+
+async function openSolver(name) {
+  await page.click(`#solvers button[data-solver="${name}"]`);
+  await page.waitForSelector(`#fields .field`);
+}
+
+async function fill(name, value) {
+  const sel = '#in-' + name;
+  const tag = await page.$eval(sel, (e) => e.tagName);
+  if (tag === 'SELECT') await page.select(sel, value);
+  else {
+    await page.$eval(sel, (e) => { e.value = ''; });
+    await page.type(sel, value);
+  }
+}
+
+async function submitAndWait(selector) {
+  await page.$eval('#result', (e) => { e.textContent = ''; });
+  await page.click('#run');
+  await page.waitForSelector(selector + ', #problem:not([hidden])');
+}
+
+before(async () => {
+  ({p: daemon, url: base} = await startDaemon());
+  try {
+    browser = await puppeteer.launch({executablePath: chromium, headless: true, timeout: 180000, protocolTimeout: 180000,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check']});
+  } catch (e) {
+    writeFileSync(path.join(artifacts, 'launch-failed'), String(e.message || e));
+    throw e;
+  }
+  page = await browser.newPage();
+  page.setDefaultTimeout(60000);
+  await page.setViewport({width: 1280, height: 900});
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  page.on('request', (r) => { if (!r.url().startsWith(base + '/')) foreign.push(r.url()); });
+  page.on('response', (r) => {
+    if (r.status() >= 400) failed.push(r.request().method() + ' ' + r.url().slice(base.length) + ' ' + r.status());
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (daemon) daemon.kill('SIGTERM');
+});
+
+test('first load shows the worked example: pipeline bars and the roofline, drawn', async () => {
+  const t0 = Date.now();
+  await page.goto(base + '/', {waitUntil: 'load'});
+  await page.waitForSelector('#fig-pipeline:not([hidden])');
+  await page.waitForSelector('#fig-roofline:not([hidden])');
+  const ms = Date.now() - t0;
+  const nav = await page.evaluate(() => {
+    const n = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource');
+    const assets = res.filter((r) => r.initiatorType !== 'fetch');
+    return {dcl: n.domContentLoadedEventEnd, page: n.transferSize + assets.reduce((s, r) => s + r.transferSize, 0),
+      api: res.filter((r) => r.initiatorType === 'fetch').reduce((s, r) => s + r.transferSize, 0)};
+  });
+  console.log(`first render: worked example drawn ${ms} ms after navigation (DOMContentLoaded at ${nav.dcl.toFixed(0)} ms); ` +
+    `page and assets ${nav.page} bytes, API answers ${nav.api} bytes`);
+  assert.ok(nav.page < 400 * 1024, 'page weight under 400 KB');
+  const bars = await chartData('pipeline');
+  const api = await getJSON(base + '/solve/pipeline?model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8');
+  assert.deepEqual(bars.datasets[0].data, [api.result.storage_time, api.result.transform_time, api.result.accelerator_step_time]);
+  assert.match(bars.labels[1], /binding/, 'the binding stage (Transformation) is marked');
+  const notes = await page.$eval('#pipeline-notes', (e) => e.textContent);
+  assert.ok(notes.includes('CPU workers needed: ' + api.result.workers_needed), notes);
+  const roof = await chartData('roofline');
+  assert.deepEqual(roof.datasets.filter((d) => d.role === 'ridge').map((d) => d.hw), ['A100', 'H100']);
+  await shot('01-worked-example');
+});
+
+let latencyHash;
+test('single_node form: ResNet50 / A100 / batch 256 / fp16 shows /solve\'s latency', async () => {
+  await openSolver('single_node');
+  await fill('model', 'ResNet50');
+  await fill('hardware', 'A100');
+  await fill('batch_size', '256');
+  await fill('precision', 'fp16');
+  await page.$eval('#compare', (e) => { e.value = ''; });
+  await submitAndWait('#result-table');
+  const shown = await page.$eval('tr[data-output="latency"] td.value', (e) => ({v: JSON.parse(e.dataset.value), text: e.textContent}));
+  const unit = await page.$eval('tr[data-output="latency"] td.unit', (e) => e.textContent);
+  const api = await getJSON(base + '/solve', {solver: 'single_node', inputs: {model: 'ResNet50', hardware: 'A100', batch_size: 256, precision: 'fp16'}});
+  assert.equal(shown.v, api.result.latency);
+  assert.equal(Number(shown.text), Number(api.result.latency.toPrecision(6)));
+  assert.equal(unit, api.units.latency);
+  const curl = await page.$eval('#curl', (e) => e.textContent);
+  assert.match(curl, /curl -s -X POST '.*\/solve' -H 'Content-Type: application\/json'/);
+  assert.match(curl, /"batch_size":256/);
+  latencyHash = await page.evaluate(() => location.hash);
+  assert.match(latencyHash, /solver=single_node/);
+  await shot('02-single-node');
+});
+
+test('roofline: ridge point at peak / bandwidth, the workload at its arithmetic intensity', async () => {
+  await page.waitForSelector('#fig-roofline:not([hidden])');
+  const api = await getJSON(base + '/solve', {solver: 'single_node', inputs: {model: 'ResNet50', hardware: 'A100', batch_size: 256, precision: 'fp16'}});
+  const peak = api.result.peak_flops_actual * 1e12, bw = api.result.peak_bw_actual * 1e9;
+  const roof = await chartData('roofline');
+  assert.equal(roof.scales.x, 'logarithmic');
+  assert.equal(roof.scales.y, 'logarithmic');
+  const ridge = roof.datasets.find((d) => d.role === 'ridge').data[0];
+  assert.ok(Math.abs(ridge.x - peak / bw) <= 1e-12 * (peak / bw), `ridge ${ridge.x} vs ${peak / bw}`);
+  assert.equal(ridge.y, peak);
+  const work = roof.datasets.find((d) => d.role === 'workload').data[0];
+  assert.equal(work.x, api.result.arithmetic_intensity);
+  assert.equal(work.y, Math.min(peak, bw * work.x));
+  const line = roof.datasets.find((d) => d.label === 'A100' && !d.role).data;
+  assert.equal(line.length, 3, 'memory slope, ridge, compute roof');
+  assert.ok(Math.abs(line[0].y / line[0].x - bw) <= 1e-9 * bw, 'memory slope is the bandwidth');
+  const li = await page.$eval('#roofline-notes li[data-hw="A100"]', (e) => Number(e.dataset.ridge));
+  assert.equal(li, ridge.x);
+  // several accelerators at once
+  await page.type('#compare', 'H100,V100');
+  await page.$eval('#compare', (e) => e.dispatchEvent(new Event('change')));
+  await page.waitForFunction(() => document.querySelectorAll('#roofline-notes li').length === 3);
+  const roof3 = await chartData('roofline');
+  assert.deepEqual(roof3.datasets.filter((d) => d.role === 'ridge').map((d) => d.hw), ['A100', 'H100', 'V100']);
+  await shot('03-roofline');
+});
+
+test('the page state is a link: opening it reproduces the answer', async () => {
+  const p2 = await browser.newPage();
+  await p2.goto(base + '/' + latencyHash, {waitUntil: 'load'});
+  await p2.waitForSelector('tr[data-output="latency"]');
+  const [a, b] = await Promise.all([p2, page].map((pg) => pg.$eval('tr[data-output="latency"] td.value', (e) => e.dataset.value)));
+  assert.equal(a, b);
+  await p2.close();
+});
+
+test('a sweep: one chart point per row, crossovers marked, log axis over decades', async () => {
+  await page.$eval('#compare', (e) => { e.value = ''; });
+  await fill('hardware', 'A100,H100');
+  await fill('batch_size', '1,32,256');
+  await submitAndWait('#fig-sweep:not([hidden])');
+  const api = await getJSON(base + '/sweep', {solver: 'single_node', catalog: 'current',
+    inputs: {model: 'ResNet50', precision: 'fp16'}, axes: [{input: 'hardware', values: ['A100', 'H100']}, {input: 'batch_size', values: [1, 32, 256]}]});
+  await page.select('#sweep-output', 'latency');
+  const ch = await chartData('sweep');
+  const points = ch.datasets.filter((d) => d.role !== 'crossover').reduce((s, d) => s + d.data.length, 0);
+  assert.equal(points, api.rows.length);
+  const li = api.columns.indexOf('latency');
+  const ys = ch.datasets.filter((d) => d.role !== 'crossover').flatMap((d) => d.data.map((p) => p.y));
+  assert.deepEqual(ys.sort(), api.rows.map((r) => r[li]).sort());
+  // hardware is the first axis (categories), batch_size series; the API reports a bottleneck change
+  // along hardware at batch_size 1: marked on the curve
+  const marks = ch.datasets.find((d) => d.role === 'crossover');
+  const along = api.transitions.filter((t) => t.axis === 'hardware');
+  assert.ok(along.length > 0);
+  assert.equal(marks.data.length, along.length);
+  await shot('04-sweep');
+  // batch_size as the first axis: numbers spanning two decades get a log axis
+  await fill('hardware', 'H100');
+  await submitAndWait('#fig-sweep:not([hidden])');
+  const ch2 = await chartData('sweep');
+  assert.equal(ch2.scales.x, 'logarithmic');
+  const marks2 = ch2.datasets.find((d) => d.role === 'crossover');
+  assert.equal(marks2.data.length, 1, 'H100 turns from Memory- to Compute-bound between batch 1 and 32');
+  await shot('05-sweep-log');
+});
+
+test('a bad input shows the problem and marks the field', async () => {
+  await fill('hardware', 'A100');
+  await fill('batch_size', '0');
+  await submitAndWait('#result-table');
+  const problem = await page.$eval('#problem', (e) => e.textContent);
+  assert.match(problem, /inputs\.batch_size/);
+  assert.equal(await page.$eval('#in-batch_size', (e) => e.getAttribute('aria-invalid')), 'true');
+});
+
+test('every solver has a form: labelled inputs, enum choices, catalog pickers filled from /catalog', async () => {
+  const {solvers} = await getJSON(base + '/solvers');
+  for (const s of solvers) {
+    await openSolver(s.name);
+    for (const inp of s.inputs) {
+      const label = await page.$(`label[for="in-${inp.name}"]`);
+      assert.ok(label, `${s.name}.${inp.name} has a label`);
+      if (inp.type === 'enum') {
+        const opts = await page.$$eval(`#in-${inp.name} option`, (o) => o.map((x) => x.value).filter(Boolean));
+        assert.deepEqual(opts, inp.values, `${s.name}.${inp.name} choices`);
+      }
+      if (inp.unit) assert.match(await page.$eval(`label[for="in-${inp.name}"]`, (e) => e.textContent), new RegExp(inp.unit.replace(/[/.]/g, '\\$&')));
+      if (Array.isArray(inp.catalog_kinds) && inp.catalog_kinds.length && inp.type !== 'list') {
+        let want = 0;
+        for (const k of inp.catalog_kinds) {
+          const d = await getJSON(`${base}/catalog/${k}`);
+          want += Object.values(d).find(Array.isArray).length;
+        }
+        await page.waitForFunction((n, w) => document.querySelectorAll(`#in-${n}-list option`).length === w, {}, inp.name, want);
+      }
+    }
+  }
+});
+
+test('a solver whose form picks a catalog record of another kind', async (t) => {
+  const {solvers} = await getJSON(base + '/solvers');
+  const s = solvers.find((x) => x.inputs.some((i) => (i.catalog_kinds || []).some((k) => k !== 'hardware' && k !== 'models')));
+  if (!s) { t.skip('no solver of this build takes a record other than hardware or a model'); return; }
+  const inp = s.inputs.find((i) => (i.catalog_kinds || []).some((k) => k !== 'hardware' && k !== 'models'));
+  const kind = inp.catalog_kinds.find((k) => k !== 'hardware' && k !== 'models');
+  await openSolver(s.name);
+  const list = Object.values(await getJSON(`${base}/catalog/${kind}`)).find(Array.isArray);
+  await page.waitForFunction((n) => document.querySelectorAll(`#in-${n}-list option`).length > 0, {}, inp.name);
+  const opts = await page.$$eval(`#in-${inp.name}-list option`, (o) => o.map((x) => x.value));
+  for (const e of list) assert.ok(opts.includes(e.key), `${kind} ${e.key} offered`);
+  await fill(inp.name, list[0].key);
+  await page.waitForFunction((n) => document.getElementById(`in-${n}-figures`).textContent.length > 0, {}, inp.name);
+  await shot('06-other-kind');
+});
+
+test('catalog view: sortable table per kind, side-by-side comparison', async () => {
+  await page.click('#tab-catalog');
+  await page.waitForSelector('#catalog-table tbody tr');
+  await page.select('#cat-kind', 'hardware');
+  const hw = (await getJSON(base + '/catalog/hardware')).hardware;
+  await page.waitForFunction((n) => document.querySelectorAll('#catalog-table tbody tr').length === n, {}, hw.length);
+  const header = await page.$$('#catalog-table th button');
+  const names = await Promise.all(header.map((h) => h.evaluate((e) => e.textContent)));
+  await header[names.findIndex((n) => n.startsWith('peak_flops'))].click();
+  const keys = await page.$$eval('#catalog-table tbody tr', (r) => r.map((x) => x.dataset.key));
+  const sorted = [...hw].sort((a, b) => a.peak_flops - b.peak_flops).map((e) => e.key);
+  assert.deepEqual(keys.map((k) => hw.find((e) => e.key === k).peak_flops), sorted.map((k) => hw.find((e) => e.key === k).peak_flops));
+  for (const k of ['A100', 'H100']) {
+    await page.click(`#catalog-table tr[data-key="${k}"] input`);
+    await page.waitForSelector(`#catalog-table tr[data-key="${k}"] input:checked`);
+  }
+  await page.waitForSelector('#compare-table');
+  const cols = await page.$$eval('#compare-table thead th', (t) => t.map((x) => x.textContent));
+  assert.deepEqual(cols.slice(1), ['NVIDIA A100', 'NVIDIA H100']);
+  await shot('07-catalog');
+  await page.click('#tab-solve');
+});
+
+test('on a phone-sized screen the form and answer stay in one column', async () => {
+  await page.setViewport({width: 390, height: 844});
+  await page.goto(base + '/', {waitUntil: 'load'});
+  await page.waitForSelector('#fig-pipeline:not([hidden])');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no horizontal scroll (${overflow}px)`);
+  await shot('08-phone');
+  await page.setViewport({width: 1280, height: 900});
+});
+
+test('no console errors and no request left the daemon\'s origin', () => {
+  // the one error response on purpose is the bad input's 400; the browser logs it as a console error
+  assert.deepEqual(failed, ['POST /solve 400']);
+  assert.deepEqual(consoleErrors.filter((m) => !/status of 400/.test(m)), []);
+  assert.deepEqual(foreign, []);
+});

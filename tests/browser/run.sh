@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tests/browser/run.sh - the dashboard in a real browser: installs Debian's
+# chromium (and node + npm when missing) through scripts/deps.sh, the pinned
+# puppeteer-core from package-lock.json (npm ci), and runs dashboard.test.mjs
+# under node's test runner against the daemon binary.
+#
+#   tests/browser/run.sh [--binary PATH]
+#
+# Exit 0 passed, 1 failed, 77 when chromium cannot be installed or started on
+# this machine (the last line says why). Screenshots: tests/browser/artifacts/.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+binary=$root/build/mlsysd
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --binary) binary=$2; shift ;;
+    *) echo "usage: $0 [--binary PATH]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ -x "$binary" ] || { echo "browser: no daemon binary at $binary (build first, or --binary)"; exit 1; }
+if ! "$root/scripts/deps.sh" browser; then
+  echo "chromium, node or npm could not be installed from Debian"; exit 77
+fi
+chromium=$(command -v chromium) || { echo "no chromium after installing it"; exit 77; }
+cd "$here" || exit 1
+# npm ci installs exactly package-lock.json; skipped when node_modules was installed from this lock
+if ! cmp -s package-lock.json node_modules/.mlsysd-lock 2>/dev/null; then
+  npm ci --no-audit --no-fund --loglevel=error || { echo "browser: npm ci failed"; exit 1; }
+  cp package-lock.json node_modules/.mlsysd-lock
+fi
+rm -rf artifacts
+MLSYSD_BINARY=$binary CHROMIUM=$chromium DBUS_SESSION_BUS_ADDRESS=disabled: \
+  node --test --test-concurrency=1 dashboard.test.mjs
+rc=$?
+# the test writes this file when puppeteer cannot start chromium at all
+if [ "$rc" -ne 0 ] && [ -f artifacts/launch-failed ]; then
+  echo "chromium does not start here: $(head -c 300 artifacts/launch-failed)"; exit 77
+fi
+exit "$rc"
