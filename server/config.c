@@ -59,7 +59,7 @@ static const option OPTIONS[] = {
      "after SIGTERM/SIGINT: time /readyz answers 503 while new connections are still served"},
     {"drain-timeout", "MLSYSD_DRAIN_TIMEOUT", T_SECONDS, OFF(drain_timeout), 0, 0, 3600, "20", "SECONDS",
      "then: time in-flight requests get to finish before the process exits"},
-    {"no-dashboard", "MLSYSD_NO_DASHBOARD", T_FLAG, OFF(no_dashboard), 0, 0, 0, NULL, NULL,
+    {"no-dashboard", "MLSYSD_NO_DASHBOARD", T_FLAG, OFF(no_dashboard), 0, 0, 0, "0", "[=1|0]",
      "serve no dashboard: GET / answers the JSON index to browsers too and /ui/ is 404 (API-only deployments)"},
     /* No environment variable on purpose: the container's HEALTHCHECK runs the
      * binary with the server's own environment, and a variable that turned
@@ -307,11 +307,14 @@ config_result config_parse(config *c, int argc, char **argv, char *msg, size_t m
         }
         const char *val;
         if (o->type == T_FLAG) {
-            if (eq) {
+            if (eq && o->env) { /* a flag that is also a setting takes the variable's values */
+                val = eq + 1;
+            } else if (eq) {
                 snprintf(msg, msglen, "--%s takes no value", o->flag);
                 return CONFIG_EXIT_USAGE;
+            } else {
+                val = "1";
             }
-            val = "1";
         } else if (eq) {
             val = eq + 1;
         } else if (a + 1 < argc) {
