@@ -26,6 +26,7 @@ async function startDaemon(args = []) {
   const p = spawn(binary, ['--port', '0', '--drain-delay', '0', ...args], {stdio: ['ignore', 'pipe', 'inherit']});
   const port = await new Promise((resolve, reject) => {
     let buf = '';
+    p.on('error', reject);
     p.on('exit', (code) => reject(new Error('daemon exited with ' + code)));
     p.stdout.on('data', (d) => {
       buf += d;

@@ -20,6 +20,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -x "$binary" ] || { echo "browser: no daemon binary at $binary (build first, or --binary)"; exit 1; }
+binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
 if ! "$root/scripts/deps.sh" browser; then
   echo "chromium, node or npm could not be installed from Debian"; exit 77
 fi
