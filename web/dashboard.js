@@ -339,7 +339,7 @@ function outputTable(solver, result, units) {
   }
   return el('table', {id: 'result-table'},
     el('caption', {class: 'sub', text: 'Result'}),
-    el('thead', {}, el('tr', {}, el('th', {text: 'output'}), el('th', {text: 'value'}), el('th', {text: 'unit'}), el('th', {text: 'meaning'}))),
+    el('thead', {}, el('tr', {}, el('th', {text: 'output'}), el('th', {text: 'value'}), el('th', {text: 'unit'}), el('th', {class: 'desc', text: 'meaning'}))),
     tbody);
 }
 
@@ -371,7 +371,7 @@ async function run(opts) {
 
 async function showSolve(body, ans) {
   const box = $('result');
-  box.append(outputTable(state.solver, ans.result, ans.units || {}));
+  box.append(el('div', {class: 'scroll'}, outputTable(state.solver, ans.result, ans.units || {})));
   const w = listBlock('Warnings', ans.warnings, 'warnings');
   const t = listBlock('Assumptions', ans.trace, 'assumptions');
   if (w) box.append(w);

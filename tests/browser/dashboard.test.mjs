@@ -293,9 +293,13 @@ test('on a phone-sized screen the form and answer stay in one column', async () 
   await page.setViewport({width: 390, height: 844});
   await page.goto(base + '/', {waitUntil: 'load'});
   await page.waitForSelector('#fig-pipeline:not([hidden])');
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `no horizontal scroll (${overflow}px)`);
   await shot('08-phone');
+  const overflow = await page.evaluate(() => {
+    const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 &&
+      !e.closest('.scroll'));
+    return {px: document.documentElement.scrollWidth - window.innerWidth, wide: wide.slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)};
+  });
+  assert.ok(overflow.px <= 0, `no horizontal scroll (${overflow.px}px: ${overflow.wide.join(', ')})`);
   await page.setViewport({width: 1280, height: 900});
 });
 
