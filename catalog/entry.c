@@ -231,9 +231,28 @@ static bool qty_key_ok(const char *k)
            strcmp(k, "si_unit") == 0 || strcmp(k, "note") == 0 || strcmp(k, "ref") == 0;
 }
 
-/* Parse one quantity in SI units. Returns 0 or fail(). */
-static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind u, double *out)
+/* SI per unit of a quantity string's unit part ("44 GiB" -> 2^30); a bare
+ * number is in the SI unit (1). */
+static double declared_unit(const char *text)
 {
+    char *end;
+    (void)strtod(text, &end);
+    while (*end == ' ')
+        end++;
+    double f;
+    dimension d;
+    if (*end == '\0' || units_parse_unit(end, &f, &d, NULL, 0) != UNITS_OK)
+        return 1.0;
+    return f;
+}
+
+/* Parse one quantity in SI units. Returns 0 or fail(). If `declared_out` is not
+ * NULL it receives the SI value of the unit the quantity was written in
+ * (2^30 for {"value": 44, "unit": "GiB"}), which the [unit-dependent]
+ * formulas of mlsysim need (reference/solvers.md §11). */
+static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind u, double *out, double *declared_out)
+{
+    double declared = 1.0;
     dimension want = unit_dim(u);
     const char *si_unit = unit_si(u);
     char msg[400];
@@ -244,6 +263,7 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
     } else if (json_is_string(v)) {
         if (units_parse_as(json_string_value(v), want, si_unit, &x, msg, sizeof msg) != UNITS_OK)
             return fail(es, path, "%s", msg);
+        declared = declared_unit(json_string_value(v));
     } else if (json_is_object(v)) {
         const char *k;
         json_t *m;
@@ -283,6 +303,7 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
             snprintf(text, sizeof text, "%s %s", num, json_string_value(unit));
             if (units_parse_as(text, want, si_unit, &x, msg, sizeof msg) != UNITS_OK)
                 return fail(es, path, "%s", msg);
+            declared = declared_unit(text);
             if (si != NULL) {
                 /* The file states both: they must describe the same amount. */
                 double s = si_val;
@@ -318,6 +339,8 @@ static int parse_qty(const errsink *es, const char *path, const json_t *v, ukind
         return fail(es, path, "must be non-negative, got %s %s", b, si_unit);
     }
     *out = x;
+    if (declared_out != NULL)
+        *declared_out = declared;
     return 0;
 }
 
@@ -332,6 +355,7 @@ struct cat_walk {
     const cat_resolver *res;
     bool have[S__N];
     double num[S__N];
+    double unit[S__N];      /* T_QTY: SI value of the unit it was written in */
     const char *str[S__N];
     int n_prec;
     hw_precision_flops prec[HW_MAX_PRECISIONS];
@@ -357,7 +381,7 @@ static int walk_qmap(cat_walk *w, const char *path, const json_t *obj)
         if (json_is_null(v))
             continue; /* null = this precision is absent */
         double x;
-        int rc = parse_qty(&w->es, sub, v, U_FLOPS, &x);
+        int rc = parse_qty(&w->es, sub, v, U_FLOPS, &x, NULL);
         if (rc)
             return rc;
         for (int i = 0; i < w->n_prec; i++)
@@ -482,7 +506,7 @@ static int walk_obj(cat_walk *w, const fspec *specs, const json_t *obj, const ch
         case T_QTY:
             if (json_is_null(v))
                 break;
-            rc = parse_qty(&w->es, path, v, s->unit, &w->num[s->slot]);
+            rc = parse_qty(&w->es, path, v, s->unit, &w->num[s->slot], &w->unit[s->slot]);
             if (rc == 0) {
                 w->have[s->slot] = true;
                 if (s->at)
@@ -618,6 +642,7 @@ int cat_fill_hardware(cat_walk *w, void *rec)
     hw->n_precisions = w->n_prec;
     memcpy(hw->precisions, w->prec, sizeof w->prec);
     hw->mem_capacity = w->num[S_MEM_CAP];
+    hw->mem_capacity_unit = w->unit[S_MEM_CAP];
     hw->mem_bandwidth = w->num[S_MEM_BW];
     hw->sram_capacity = slot_q(w, S_SRAM_CAP);
     hw->sram_bandwidth = slot_q(w, S_SRAM_BW);
@@ -980,7 +1005,7 @@ static json_t *entry_figure(const fspec *s, const json_t *v, json_t *units)
         double x;
         errsink quiet = {NULL, 0, NULL, 0};
         json_object_set_new(units, s->name, json_string(unit_si(s->unit)));
-        return parse_qty(&quiet, s->name, v, s->unit, &x) == 0 ? json_real(x) : json_null();
+        return parse_qty(&quiet, s->name, v, s->unit, &x, NULL) == 0 ? json_real(x) : json_null();
     }
     if (s->type == T_QANY) {
         json_object_set(units, s->name, json_object_get(v, "si_unit"));

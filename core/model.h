@@ -28,6 +28,7 @@ typedef struct hw_node {
     hw_precision_flops precisions[HW_MAX_PRECISIONS];
 
     double mem_capacity;     /* B   */
+    double mem_capacity_unit; /* B per unit the capacity was declared in (2^30 for "80 GiB") */
     double mem_bandwidth;    /* B/s */
     double sram_capacity;    /* B,   NAN = absent */
     double sram_bandwidth;   /* B/s, NAN = absent */

@@ -33,6 +33,13 @@ extern const solver_desc SOLVER_MOE_ROUTING;
 extern const solver_desc SOLVER_TOPOLOGY;
 extern const solver_desc SOLVER_NETWORK_ROOFLINE;
 extern const solver_desc SOLVER_PARALLELISM;
+extern const solver_desc SOLVER_SERVING;
+extern const solver_desc SOLVER_CONTINUOUS_BATCHING;
+extern const solver_desc SOLVER_SERVING_CAPACITY;
+extern const solver_desc SOLVER_WEIGHT_STREAMING;
+extern const solver_desc SOLVER_TAIL_LATENCY;
+extern const solver_desc SOLVER_INFERENCE_SCALING;
+extern const solver_desc SOLVER_BATCHING_OPTIMIZER;
 
 static const solver_desc *const REGISTRY[] = {
     &SOLVER_SINGLE_NODE,
@@ -57,6 +64,13 @@ static const solver_desc *const REGISTRY[] = {
     &SOLVER_TOPOLOGY,
     &SOLVER_NETWORK_ROOFLINE,
     &SOLVER_PARALLELISM,
+    &SOLVER_SERVING,
+    &SOLVER_CONTINUOUS_BATCHING,
+    &SOLVER_SERVING_CAPACITY,
+    &SOLVER_WEIGHT_STREAMING,
+    &SOLVER_TAIL_LATENCY,
+    &SOLVER_INFERENCE_SCALING,
+    &SOLVER_BATCHING_OPTIMIZER,
 };
 
 size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }

@@ -146,6 +146,8 @@ static inline int in_enum(const solver_inputs *in, int i) { return in->v[i].enum
 /* Given (or defaulted) and not null. */
 static inline bool in_has(const solver_inputs *in, int i) { return in->v[i].present && !in->v[i].is_null; }
 static inline bool in_is_null(const solver_inputs *in, int i) { return in->v[i].is_null; }
+/* The client wrote an integer literal: mlsysim messages print it as an int ("2", not "2.0"). */
+static inline bool in_was_int(const solver_inputs *in, int i) { return in->v[i].num_was_int; }
 static inline record_kind in_ref_kind(const solver_inputs *in, int i) { return (record_kind)in->v[i].ref_kind; }
 static inline const void *in_ref(const solver_inputs *in, int i) { return in_has(in, i) ? in->v[i].ref : NULL; }
 static inline const hw_node *in_hw(const solver_inputs *in, int i) { return (const hw_node *)in_ref(in, i); }

@@ -1,0 +1,105 @@
+/* continuous_batching.c - continuous_batching: mlsysim
+ * ContinuousBatchingModel (reference/solvers.md §9, the version before
+ * max_seq_len): how many requests PagedAttention fits beside the weights,
+ * the decode throughput they give, and the speed-up over static batching
+ * (Kwon et al. 2023; Yu et al. 2022, ORCA). The arithmetic is cb_solve() in
+ * core/llm.c.
+ *
+ * mlsysim checks none of these inputs; seq_len and page_size below 1 and
+ * efficiency <= 0 make it divide by zero, so they are rejected here. */
+#include <math.h>
+
+#include "core/llm.h"
+#include "core/solver.h"
+
+enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_MAX_BATCH, I_PAGE, I_PRECISION, I_EFFICIENCY, I_N };
+
+static const input_desc INPUTS[I_N] = {
+    [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload)"),
+    [I_HARDWARE] = LLM_INPUT_HARDWARE("The serving node"),
+    [I_SEQ_LEN] = {.name = "seq_len", .kind = IN_INTEGER, .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
+                   .int_max = 1e9, .description = "Tokens per request (KV cache reserved per sequence)"},
+    [I_MAX_BATCH] = {.name = "max_batch_size", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
+                     .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+                     .description = "Scheduler's cap on concurrent requests"},
+    [I_PAGE] = {.name = "page_size", .kind = IN_INTEGER, .has_default = true, .def_num = 16,
+                .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+                .description = "PagedAttention block size in tokens"},
+    [I_PRECISION] = LLM_INPUT_PRECISION,
+    [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
+                      .check = CHECK_POSITIVE, .description = "Fraction of peak compute prefill achieves"},
+};
+
+enum { O_FEASIBLE, O_THROUGHPUT, O_ACTIVE, O_FRAG, O_PAGED_KV, O_TTFT, O_ITL, O_SPEEDUP, O_N };
+
+static const output_desc OUTPUTS[O_N] = {
+    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "At least one request's KV cache fits beside the weights", true,
+                    false},
+    [O_THROUGHPUT] = {"throughput", OUT_NUMBER, "tokens/s", "Decode tokens per second: active requests / itl",
+                      false, false},
+    [O_ACTIVE] = {"max_active_requests", OUT_INTEGER, "", "Requests whose paged KV cache fits (<= max_batch_size)",
+                  false, false},
+    [O_FRAG] = {"memory_fragmentation_pct", OUT_NUMBER, "",
+                "Unused share of a sequence's last page, a fraction in [0, 1] despite the name", false, false},
+    [O_PAGED_KV] = {"paged_kv_cache", OUT_NUMBER, "B", "Paged KV cache of the active requests", false, false},
+    [O_TTFT] = {"ttft", OUT_NUMBER, "ms", "Prefill of a full max_batch_size batch + dispatch", false, false},
+    [O_ITL] = {"itl", OUT_NUMBER, "ms", "Decode step: (weights + paged KV) / memory bandwidth (1e6 ms when the "
+                                        "weights alone do not fit)",
+               false, false},
+    [O_SPEEDUP] = {"speedup_vs_static", OUT_NUMBER, "",
+                   "Throughput over static batching held to 60% of the batch by fragmentation", false, false},
+};
+
+static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const model_t *m = in_model(in, I_MODEL);
+    const hw_node *hw = in_hw(in, I_HARDWARE);
+    if (llm_require_transformer(m, "model", err) != 0)
+        return -1;
+    cb_result r = cb_solve(m, hw, in_num(in, I_SEQ_LEN), in_num(in, I_MAX_BATCH), in_num(in, I_PAGE),
+                           in_enum(in, I_PRECISION), in_num(in, I_EFFICIENCY));
+
+    char weights[48], have[48];
+    llm_format_gb(r.weights, weights, sizeof weights);
+    llm_format_gb(hw->mem_capacity, have, sizeof have);
+    if (r.kv_budget <= 0) {
+        solver_trace(out, "Memory Wall: FAILED. Weights (%s) exceed available %s on %s.", weights, have, hw->name);
+    } else if (r.feasible) {
+        char budget[48];
+        llm_format_gb(r.kv_budget, budget, sizeof budget);
+        solver_trace(out, "Memory Wall: Passed. Can fit %.0f concurrent requests (Weights: %s, Max KV available: "
+                          "%s) on %s.",
+                     r.active, weights, budget, hw->name);
+    } else {
+        solver_trace(out, "Memory Wall: FAILED. Cannot fit even 1 request. Weights (%s) leave no room for a KV "
+                          "cache in %s on %s.",
+                     weights, have, hw->name);
+    }
+
+    out_bool(out, O_FEASIBLE, r.feasible);
+    out_num(out, O_THROUGHPUT, r.throughput);
+    out_int(out, O_ACTIVE, r.active);
+    out_num(out, O_FRAG, r.fragmentation);
+    out_num(out, O_PAGED_KV, r.paged_kv);
+    out_num(out, O_TTFT, r.ttft * 1e3);
+    out_num(out, O_ITL, r.itl * 1e3);
+    out_num(out, O_SPEEDUP, r.speedup);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"ContinuousBatchingModel", NULL};
+
+const solver_desc SOLVER_CONTINUOUS_BATCHING = {
+    .name = "continuous_batching",
+    .aliases = ALIASES,
+    .title = "Continuous batching with PagedAttention: concurrent requests, tokens/s, speed-up over static",
+    .description = "mlsysim ContinuousBatchingModel. The memory the weights leave is cut into KV pages of "
+                   "page_size tokens; as many requests as fit (up to max_batch_size) decode together, each step "
+                   "streaming the weights and their KV cache. Static batching is modelled as 60% of that batch "
+                   "(Kwon et al. 2023, PagedAttention; Yu et al. 2022, ORCA).",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .run = run_cb,
+};

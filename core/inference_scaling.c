@@ -1,0 +1,98 @@
+/* inference_scaling.c - inference_scaling: mlsysim InferenceScalingModel
+ * (reference/solvers.md §13): the cost of chain-of-thought reasoning, each
+ * of n steps decoding 50 tokens after one prefill, at ServingModel's TTFT
+ * and inter-token latency for one sequence (Wei et al. 2022; Snell et al.
+ * 2024). Energy is the full TDP over the query's time. */
+#include <math.h>
+
+#include "core/llm.h"
+#include "core/solver.h"
+
+#define TOKENS_PER_REASONING_STEP 50 /* engine/calibration.py */
+
+enum { I_MODEL, I_HARDWARE, I_STEPS, I_CONTEXT, I_PRECISION, I_EFFICIENCY, I_N };
+
+static const input_desc INPUTS[I_N] = {
+    [I_MODEL] = LLM_INPUT_MODEL("The reasoning LLM (a TransformerWorkload)"),
+    [I_HARDWARE] = LLM_INPUT_HARDWARE("The serving node"),
+    [I_STEPS] = {.name = "reasoning_steps", .kind = IN_INTEGER, .has_default = true, .def_num = 8, .int_max = 1e9,
+                 .description = "Chain-of-thought steps, 50 generated tokens each"},
+    [I_CONTEXT] = {.name = "context_length", .kind = IN_INTEGER, .has_default = true, .def_num = 2048,
+                   .int_max = 1e9, .description = "Prompt tokens (ServingModel's seq_len)"},
+    [I_PRECISION] = LLM_INPUT_PRECISION,
+    [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
+                      .description = "Fraction of peak compute prefill achieves, in (0, 1]"},
+};
+
+/* ServingModel validates what it is given: context_length is its seq_len. */
+static int check_context(const solver_inputs *in, solver_error *err)
+{
+    return serving_check_seq_len(in_num(in, I_CONTEXT), "context_length", err);
+}
+
+static int check_efficiency(const solver_inputs *in, solver_error *err)
+{
+    return serving_check_efficiency(in_num(in, I_EFFICIENCY), in_was_int(in, I_EFFICIENCY), "efficiency", err);
+}
+
+static const char *const R_CONTEXT[] = {"context_length", NULL};
+static const char *const R_EFF[] = {"efficiency", NULL};
+
+static const input_constraint CONSTRAINTS[] = {
+    {.rule = "context_length >= 1 (ServingModel's seq_len)", .inputs = R_CONTEXT, .check = check_context},
+    {.rule = "0 < efficiency <= 1", .inputs = R_EFF, .check = check_efficiency},
+};
+
+enum { O_TOTAL, O_TTFT, O_ITL, O_TOKENS, O_STEP, O_ENERGY, O_FEASIBLE, O_N };
+
+static const output_desc OUTPUTS[O_N] = {
+    [O_TOTAL] = {"total_reasoning_time", OUT_NUMBER, "ms", "ttft + reasoning_steps x time_per_step", false, false},
+    [O_TTFT] = {"ttft", OUT_NUMBER, "ms", "ServingModel time to first token (batch 1)", false, false},
+    [O_ITL] = {"itl", OUT_NUMBER, "ms", "ServingModel inter-token latency (batch 1)", false, false},
+    [O_TOKENS] = {"tokens_generated", OUT_INTEGER, "", "reasoning_steps x 50", false, false},
+    [O_STEP] = {"time_per_step", OUT_NUMBER, "ms", "50 x itl", false, false},
+    [O_ENERGY] = {"energy_per_query", OUT_NUMBER, "J", "TDP x total_reasoning_time (0 without a TDP)", false, false},
+    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "ServingModel's memory wall passes", true, false},
+};
+
+static int run_inference_scaling(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    serving_params p = {.model = in_model(in, I_MODEL), .hw = in_hw(in, I_HARDWARE),
+                        .seq_len = in_num(in, I_CONTEXT), .batch = 1, .precision = in_enum(in, I_PRECISION),
+                        .efficiency = in_num(in, I_EFFICIENCY), .network_bw = 1, .acceptance = 0.7};
+    if (llm_require_transformer(p.model, "model", err) != 0)
+        return -1;
+    serving_result sv = serving_solve(&p);
+    double steps = in_num(in, I_STEPS);
+    double itl_ms = sv.itl * 1e3;
+    double step_ms = TOKENS_PER_REASONING_STEP * itl_ms;
+    double total_ms = sv.ttft * 1e3 + steps * step_ms;
+    double energy = isnan(p.hw->tdp) ? 0.0 : p.hw->tdp * (total_ms / 1e3);
+
+    out_num(out, O_TOTAL, total_ms);
+    out_num(out, O_TTFT, sv.ttft * 1e3);
+    out_num(out, O_ITL, itl_ms);
+    out_int(out, O_TOKENS, steps * TOKENS_PER_REASONING_STEP);
+    out_num(out, O_STEP, step_ms);
+    out_num(out, O_ENERGY, energy);
+    out_bool(out, O_FEASIBLE, sv.feasible);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"InferenceScalingModel", NULL};
+
+const solver_desc SOLVER_INFERENCE_SCALING = {
+    .name = "inference_scaling",
+    .aliases = ALIASES,
+    .title = "Chain-of-thought cost: time, tokens and energy per query for n reasoning steps",
+    .description = "mlsysim InferenceScalingModel. One prefill of the context, then reasoning_steps x 50 decoded "
+                   "tokens at ServingModel's inter-token latency (batch 1); energy is the accelerator's TDP over "
+                   "that time (Wei et al. 2022, chain of thought; Snell et al. 2024, test-time compute).",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .constraints = CONSTRAINTS,
+    .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .run = run_inference_scaling,
+};

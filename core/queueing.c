@@ -1,0 +1,72 @@
+/* queueing.c - see queueing.h. */
+#include "core/queueing.h"
+
+#include <math.h>
+
+/* Erlang C (§H.10): the probability an arrival waits,
+ * T_c / (sum_{i<c} a^i/i! + T_c) with T_c = a^c / (c! (1 - rho)),
+ * every term carried as its logarithm and combined by log-sum-exp so large
+ * clusters neither overflow nor underflow. Where a logarithm is undefined
+ * (no load: a <= 0) the reference falls back to rho. */
+static double erlang_c(double a, double rho, double c)
+{
+    if (!(a > 0))
+        return rho;
+    double log_a = log(a);
+    double log_last = c * log_a - lgamma(c + 1) - log(1 - rho);
+    double max_log = log_last;
+    for (double i = 0; i < c; i++) {
+        double t = i * log_a - lgamma(i + 1);
+        if (t > max_log)
+            max_log = t;
+    }
+    double sum = 0;
+    for (double i = 0; i < c; i++)
+        sum += exp(i * log_a - lgamma(i + 1) - max_log);
+    double last = exp(log_last - max_log);
+    sum += last;
+    return last / sum;
+}
+
+mmc_waits mmc_queue(double lambda, double mu, double c)
+{
+    c = fmax(1.0, trunc(c));
+    if (lambda >= c * mu || mu == 0)
+        return (mmc_waits){1.0, INFINITY, INFINITY};
+    double rho = lambda / (c * mu);
+    double p_wait = erlang_c(c * rho, rho, c);
+    if (isnan(p_wait) || isinf(p_wait))
+        p_wait = rho;
+    p_wait = fmax(0.0, fmin(1.0, p_wait));
+    /* Given a wait, it is exponential with rate c mu (1 - rho): the
+     * q-quantile of the unconditional wait is -ln(q / p_wait) / rate, zero
+     * when fewer than a fraction q of arrivals wait at all. */
+    double rate = c * mu * (1 - rho);
+    mmc_waits w = {rho, 0.0, 0.0};
+    if (!(p_wait < 0.5))
+        w.wait_p50 = fmax(0.0, -log(0.5 / p_wait) / rate);
+    if (!(p_wait < 0.01))
+        w.wait_p99 = fmax(0.0, -log(0.01 / p_wait) / rate);
+    return w;
+}
+
+tail_latency tail_latency_solve(double arrival_qps, double service_ms, double replicas, double cv)
+{
+    double mu = service_ms > 0 ? 1000.0 / service_ms : 0.0;
+    mmc_waits w = mmc_queue(arrival_qps, mu, replicas);
+    /* Kingman: M/G/c waits ~ M/M/c waits x (cv^2 + 1) / 2. */
+    if (cv != 1.0) {
+        double k = (cv * cv + 1) / 2;
+        w.wait_p50 *= k;
+        w.wait_p99 *= k;
+    }
+    tail_latency t;
+    t.stable = w.rho < 1.0;
+    t.utilization = w.rho;
+    double p99_wait_ms = w.wait_p99 * 1e3, threshold = 5 * service_ms;
+    double headroom = !t.stable ? 1.0 : (threshold > 0 ? p99_wait_ms / threshold : 0.0);
+    t.slo_headroom = fmax(0.0, headroom);
+    t.p50_ms = w.wait_p50 * 1e3 + service_ms;
+    t.p99_ms = p99_wait_ms + service_ms;
+    return t;
+}
