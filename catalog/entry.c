@@ -692,6 +692,8 @@ int cat_fill_model(cat_walk *w, void *rec)
     m->hidden_dim = slot_i(w, S_HIDDEN);
     m->heads = slot_i(w, S_HEADS);
     m->kv_heads = slot_i(w, S_KV_HEADS);
+    m->kv_lora_rank = slot_i(w, S_KV_LORA);
+    m->qk_rope_head_dim = slot_i(w, S_QK_ROPE);
     m->experts = slot_i(w, S_EXPERTS);
     m->active_experts_per_token = slot_i(w, S_ACTIVE_EXPERTS);
     m->state_size = slot_i(w, S_STATE);

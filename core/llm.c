@@ -29,6 +29,9 @@ int llm_require_transformer(const model_t *m, const char *field, solver_error *e
     if (!(m->parameters > 0) || m->layers < 1)
         return solver_fail(err, field, "%s needs positive parameters and layers >= 1 for the LLM serving formulas",
                            m->name);
+    /* calc_kv_cache_size's own check (physics/memory.py). */
+    if (llm_attn_dims(m).head_dim < 1)
+        return solver_fail(err, field, "head_dim must be >= 1, got 0");
     return 0;
 }
 
@@ -40,6 +43,13 @@ double llm_peak_flops(const hw_node *hw, int precision)
 
 double llm_kv_cache_bytes(const model_t *m, double seq_len, double batch, double b)
 {
+    /* Multi-Head Latent Attention (DeepSeek-V2/V3 report) caches one
+     * compressed latent plus the decoupled RoPE key per token per layer:
+     * L (kv_lora_rank + qk_rope_head_dim) S B b, no K/V factor of 2
+     * (physics/memory.py calc_mla_cache_size, which solvers.md §H.9 leaves
+     * unread). */
+    if (m->kv_lora_rank > 0 && m->qk_rope_head_dim > 0)
+        return (double)m->layers * (m->kv_lora_rank + m->qk_rope_head_dim) * seq_len * batch * b;
     attn_dims d = llm_attn_dims(m);
     /* K and V, per layer, per KV head (grouped-query attention shares them). */
     return 2.0 * m->layers * d.kv_heads * d.head_dim * seq_len * batch * b;

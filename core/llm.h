@@ -46,7 +46,8 @@ int llm_require_transformer(const model_t *m, const char *field, solver_error *e
 /* The peak rate a precision computes at: precision_flops[key] or peak_flops. */
 double llm_peak_flops(const hw_node *hw, int precision);
 
-/* TransformerWorkload.get_kv_cache_size(S, B, b) (§0.7): 2 L H_kv d_h S B b. */
+/* TransformerWorkload.get_kv_cache_size(S, B, b) (§0.7): 2 L H_kv d_h S B b,
+ * or the MLA latent cache when the model has kv_lora_rank and qk_rope_head_dim. */
 double llm_kv_cache_bytes(const model_t *m, double seq_len, double batch, double bytes_per_elem);
 
 /* ServingModel's validation messages (§8), shared by the solvers that call

@@ -79,6 +79,8 @@ typedef struct model {
     int hidden_dim;
     int heads;
     int kv_heads;
+    int kv_lora_rank;          /* Multi-Head Latent Attention (DeepSeek): */
+    int qk_rope_head_dim;      /* both set = the MLA KV-cache path        */
     int experts;
     int active_experts_per_token;
     int state_size;
