@@ -162,6 +162,24 @@ static const same_question EVERY_SOLVER[] = {
      "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"precision\":\"bf16\"}"},
     {"parallelism", "model=Llama3_70B&fleet=Research_256&batch_size=256",
      "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256}"},
+    {"serving",
+     "model=Llama3_8B&hardware=H100&seq_len=4096&batch_size=4&decode_hardware=A100&network_bandwidth=400%20Gbps"
+     "&prefill_chunk_tokens=1024&draft_model=GPT2_Small",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":4096,\"batch_size\":4,\"decode_hardware\":\"A100\","
+     "\"network_bandwidth\":\"400 Gbps\",\"prefill_chunk_tokens\":1024,\"draft_model\":\"GPT2_Small\"}"},
+    {"continuous_batching", "model=Llama3_8B&hardware=H100&seq_len=2048&max_batch_size=64",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048,\"max_batch_size\":64}"},
+    {"serving_capacity", "model=Llama3_8B&hardware=H100&qps=20&target_p99_latency_ms=10000",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"qps\":20,\"target_p99_latency_ms\":10000}"},
+    {"weight_streaming", "model=Llama3_70B&hardware=Cerebras_CS3&seq_len=2048&batch_size=16&phase=prefill",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":2048,\"batch_size\":16,\"phase\":\"prefill\"}"},
+    {"tail_latency", "arrival_rate_qps=30&service_latency_ms=100&num_replicas=4",
+     "{\"arrival_rate_qps\":30,\"service_latency_ms\":100,\"num_replicas\":4}"},
+    {"inference_scaling", "model=Llama3_8B&hardware=H100&reasoning_steps=16",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"reasoning_steps\":16}"},
+    {"batching_optimizer", "model=Llama3_8B&hardware=H100&seq_len=512&sla_latency_ms=20000&arrival_rate_qps=2",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":512,\"sla_latency_ms\":20000,"
+     "\"arrival_rate_qps\":2}"},
 };
 
 static void get_vs_post(const same_question *q, const char *catalog)

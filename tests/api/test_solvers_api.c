@@ -69,6 +69,15 @@ static const struct {
     {"topology", "{\"fabric\":\"InfiniBand_NDR\"}"},
     {"network_roofline", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\"}"},
     {"parallelism", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\",\"batch_size\":256}"},
+    {"serving", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048}"},
+    {"continuous_batching", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048}"},
+    {"serving_capacity",
+     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"qps\":10,\"target_p99_latency_ms\":10000}"},
+    {"weight_streaming", "{\"model\":\"Llama3_8B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":2048}"},
+    {"tail_latency", "{\"arrival_rate_qps\":5,\"service_latency_ms\":100}"},
+    {"inference_scaling", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\"}"},
+    {"batching_optimizer", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":512,"
+                           "\"sla_latency_ms\":20000,\"arrival_rate_qps\":2}"},
 };
 
 static const char *minimal_inputs(const char *solver)
@@ -87,7 +96,7 @@ static json_t *solve(const char *solver, const char *inputs, long want_status)
     return request("POST", "/solve", body, want_status);
 }
 
-Test(solvers_api, lists_the_four_solvers_with_inputs_and_outputs)
+Test(solvers_api, lists_every_solver_with_inputs_and_outputs)
 {
     json_t *all = request("GET", "/solvers", NULL, 200);
     const json_t *list = json_object_get(all, "solvers");
@@ -97,10 +106,17 @@ Test(solvers_api, lists_the_four_solvers_with_inputs_and_outputs)
     } want[] = {{"single_node", "SingleNodeModel"},
                 {"data", "DataModel"},
                 {"transformation", "TransformationModel"},
-                {"pipeline", NULL}};
+                {"pipeline", NULL},
+                {"serving", "ServingModel"},
+                {"continuous_batching", "ContinuousBatchingModel"},
+                {"serving_capacity", "ServingCapacityModel"},
+                {"weight_streaming", "WeightStreamingModel"},
+                {"tail_latency", "TailLatencyModel"},
+                {"inference_scaling", "InferenceScalingModel"},
+                {"batching_optimizer", "BatchingOptimizer"}};
     static const char *const in_types[] = {"number", "integer", "boolean", "enum", "quantity", "hardware", "model"};
     static const char *const out_types[] = {"number", "integer", "boolean", "string"};
-    for (size_t w = 0; w < 4; w++) {
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         const json_t *s = find_named(list, want[w].name);
         cr_assert_not_null(s, "/solvers lacks %s", want[w].name);
         cr_assert(json_string_length(json_object_get(s, "title")) > 0);
