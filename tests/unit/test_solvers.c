@@ -1475,3 +1475,432 @@ Test(pipeline, workers_needed_with_tiny_per_worker_rate_terminates, .timeout = 1
     /* demand = 8e6 / 8.01e-3 = 9.9875e8 B/s -> about 9.9875e16 workers */
     expect_num("workers_needed", ceil(8e6 / PIPE_T_ACC / 1e-8));
 }
+
+/* ---- pipeline: cache, node, stall breakdown, dataset (issue 20) ------------------ */
+
+/* Pipe at batch 8 with 1 MB samples: 8e6 B per accelerator batch, T_acc 8.01 ms. */
+static void use_pipe_cache(const hw_node *h, const model_t *m, double cpu, double storage, double cache_bw, double x)
+{
+    use_pipeline(h, m, 1e6);
+    set_num("cpu_throughput", cpu);
+    set_num("storage_bandwidth", storage);
+    if (cache_bw > 0)
+        set_num("cache_bandwidth", cache_bw);
+    set_num("cache_fraction", x);
+}
+
+/* The three shares of a step add up to one. */
+static void expect_stall_split_sums_to_one(void)
+{
+    double sum = num("accelerator_utilization") + num("fetch_stall_fraction") + num("prep_stall_fraction");
+    cr_expect(fabs(sum - 1) <= 1e-15, "busy + fetch + prep = %.17g", sum);
+}
+
+Test(pipeline, no_cache_inputs_leave_the_seed_answer)
+{
+    /* The defaults (cache_fraction 0, one accelerator) are the tutorial's model:
+     * the accelerator_binds case, plus the new outputs at their neutral values. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipeline(&h, &m, 1e6);
+    set_num("cpu_throughput", 2e9);
+    set_num("storage_bandwidth", 4e9);
+    solve_ok();
+    expect_num("storage_time", 2.0);
+    expect_num("step_time", 8.01);
+    expect_num("throughput", 8 / 8.01e-3);
+    expect_num("node_throughput", 8 / 8.01e-3);
+    expect_num("storage_utilization", 8e6 / 8.01e-3 / 4e9);
+    cr_expect_eq(num("workers_needed"), 4.0);
+    cr_expect_eq(num("sample_size_bytes"), 1e6);
+    cr_expect(is_null("cache_bandwidth")); /* no interconnect on Pipe, none given */
+    cr_expect_eq(num("cache_fraction_needed"), 0.0);
+    cr_expect_eq(num("fetch_stall_fraction"), 0.0);
+    cr_expect_eq(num("prep_stall_fraction"), 0.0);
+    cr_expect(is_null("epoch_time"));
+    cr_expect_eq(OUT.n_warnings, 0, "%s", OUT.warnings[0]);
+}
+
+Test(pipeline, cache_blends_storage_time_and_storage_binds)
+{
+    /* storage 0.5 GB/s, cache 4 GB/s, x = 0.5:
+     *   T_io = 8e6 x (0.5 / 4e9 + 0.5 / 5e8) = 8e6 x 1.125e-9 = 9 ms > 8.01 ms, > T_cpu 4 ms
+     *   -> Storage, step 9 ms; utilization of the fetch path 9 / 8.01;
+     *   busy 8.01 / 9 = 0.89, fetch stall (9 - 8.01) / 9 = 0.11, prep stall 0. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_cache(&h, &m, 2e9, 5e8, 4e9, 0.5);
+    solve_ok();
+    expect_num("storage_time", 9.0);
+    expect_str("binding_stage", "Storage");
+    expect_num("step_time", 9.0);
+    expect_num("storage_utilization", 9 / 8.01);
+    cr_expect(flag("storage_stalled"));
+    expect_num("cache_bandwidth", 4.0);
+    expect_num("accelerator_utilization", 0.89);
+    expect_num("fetch_stall_fraction", 0.11);
+    cr_expect_eq(num("prep_stall_fraction"), 0.0);
+    expect_stall_split_sums_to_one();
+    /* x = 0.75: T_io = 8e6 x (0.75 / 4e9 + 0.25 / 5e8) = 8e6 x 6.875e-10 = 5.5 ms -> Compute. */
+    use_pipe_cache(&h, &m, 2e9, 5e8, 4e9, 0.75);
+    solve_ok();
+    expect_num("storage_time", 5.5);
+    expect_str("binding_stage", "Compute");
+    expect_num("storage_utilization", 5.5 / 8.01);
+    /* x = 1: every byte from the cache, 8e6 / 4e9 = 2 ms. */
+    use_pipe_cache(&h, &m, 2e9, 5e8, 4e9, 1);
+    solve_ok();
+    expect_num("storage_time", 2.0);
+}
+
+/* cache_fraction_needed, then the binding stage one double below and at it. */
+static void expect_cache_boundary(const hw_node *h, const model_t *m, double cpu, double storage, double cache_bw,
+                                  double want, const char *below, const char *at)
+{
+    use_pipe_cache(h, m, cpu, storage, cache_bw, 0);
+    solve_ok();
+    double x = num("cache_fraction_needed");
+    cr_expect(rel_eq(x, want) || fabs(x - want) <= 4e-16, "cache_fraction_needed = %.17g, want %.17g", x, want);
+    use_pipe_cache(h, m, cpu, storage, cache_bw, nextafter(x, 0));
+    solve_ok();
+    cr_expect_str_eq(str("binding_stage"), below, "just below %.17g", x);
+    use_pipe_cache(h, m, cpu, storage, cache_bw, x);
+    solve_ok();
+    cr_expect_str_eq(str("binding_stage"), at, "at %.17g", x);
+}
+
+Test(pipeline, cache_fraction_needed_where_the_accelerator_takes_over)
+{
+    /* Uncached T_io = 16 ms, fully cached 2 ms, T_cpu 4 ms: storage binds until
+     * T_io(x) = 8.01 ms: x = (16 - 8.01) / (16 - 2) = 7.99 / 14 = 0.570714285714...
+     * Just below it Storage binds, at it the accelerator (Compute). */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    expect_cache_boundary(&h, &m, 2e9, 5e8, 4e9, 7.99 / 14, "Storage", "Compute");
+}
+
+Test(pipeline, cache_fraction_needed_where_the_cpu_takes_over)
+{
+    /* CPU 0.5 GB/s: T_cpu = 16 ms; storage 0.25 GB/s: T_io = 32 ms uncached ->
+     * Storage; prep stall (16 - 8.01) / 32, fetch stall (32 - 16) / 32 = 0.5.
+     * Storage stops binding at T_io = 16 ms: x = (32 - 16) / (32 - 2) = 8 / 15;
+     * there the CPU binds (it wins the tie with storage). */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_cache(&h, &m, 5e8, 2.5e8, 4e9, 0);
+    solve_ok();
+    expect_str("binding_stage", "Storage");
+    expect_num("prep_stall_fraction", (16 - 8.01) / 32);
+    expect_num("fetch_stall_fraction", 0.5);
+    expect_stall_split_sums_to_one();
+    expect_cache_boundary(&h, &m, 5e8, 2.5e8, 4e9, 8.0 / 15, "Storage", "Transformation");
+    /* x = 0.6: T_io = 8e6 x (0.6 / 4e9 + 0.4 / 2.5e8) = 8e6 x 1.75e-9 = 14 ms -> the CPU's 16 ms binds;
+     * prep stall (16 - 8.01) / 16, no fetch stall. */
+    use_pipe_cache(&h, &m, 5e8, 2.5e8, 4e9, 0.6);
+    solve_ok();
+    expect_num("storage_time", 14.0);
+    expect_str("binding_stage", "Transformation");
+    expect_num("prep_stall_fraction", (16 - 8.01) / 16);
+    cr_expect_eq(num("fetch_stall_fraction"), 0.0);
+    expect_stall_split_sums_to_one();
+}
+
+Test(pipeline, cache_fraction_needed_null_when_a_full_cache_still_binds)
+{
+    /* Cache as slow as storage (0.5 GB/s): T_io = 16 ms at every x -> null, with the reason. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_cache(&h, &m, 2e9, 5e8, 5e8, 0);
+    solve_ok();
+    cr_expect(is_null("cache_fraction_needed"));
+    cr_expect(has_warning("even with every sample from the cache"));
+    /* No cache bandwidth at all (Pipe has no host link): null, saying so. */
+    use_pipe_cache(&h, &m, 2e9, 5e8, 0, 0);
+    solve_ok();
+    cr_expect(is_null("cache_fraction_needed"));
+    cr_expect(has_warning("no cache_bandwidth was given"));
+}
+
+Test(pipeline, cache_bandwidth_defaults_to_the_host_link_else_is_required)
+{
+    /* Host link 64 GB/s, storage 4 GB/s: cache at 64 GB/s. x = 0.5:
+     * T_io = 8e6 x (0.5 / 64e9 + 0.5 / 4e9) = 8e6 x 1.328125e-10 = 1.0625 ms. */
+    hw_node h = pipe_hw();
+    h.has_interconnect = true;
+    h.interconnect_bw = 64e9;
+    model_t m = pipe_cnn();
+    use_pipe_cache(&h, &m, 2e9, 4e9, 0, 0.5);
+    solve_ok();
+    expect_num("cache_bandwidth", 64.0);
+    expect_num("storage_time", 1.0625);
+    /* Without a host link and without cache_bandwidth, a cache fraction is a 400 naming it. */
+    hw_node bare = pipe_hw();
+    use_pipe_cache(&bare, &m, 2e9, 4e9, 0, 0.5);
+    cr_expect_eq(solve(), -1);
+    cr_expect_str_eq(ERR.field, "cache_bandwidth");
+    cr_expect(strstr(ERR.detail, "cache_bandwidth is required when cache_fraction > 0") != NULL, "%s", ERR.detail);
+}
+
+Test(pipeline, cache_fraction_is_checked_in_zero_one)
+{
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_cache(&h, &m, 2e9, 4e9, 4e9, 1.5);
+    cr_expect_eq(solve(), -1);
+    cr_expect_str_eq(ERR.detail, "cache_fraction must be in [0, 1], got 1.5");
+}
+
+Test(pipeline, no_storage_path_leaves_the_cache_out_too)
+{
+    /* Storage not modelled (Unknown path): the fetch stage is 0 even with a cache. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipeline(&h, &m, 1e6);
+    set_num("cpu_throughput", 2e9);
+    set_num("cache_bandwidth", 1e9);
+    set_num("cache_fraction", 1);
+    solve_ok();
+    cr_expect_eq(num("storage_time"), 0.0);
+    cr_expect_eq(num("cache_fraction_needed"), 0.0);
+    cr_expect(has_warning("storage is not modelled"));
+}
+
+/* ---- a node of n accelerators ------------------------------------------------------- */
+
+static void use_pipe_node(const hw_node *h, const model_t *m, double cpu, double storage, double n)
+{
+    use_pipeline(h, m, 1e6);
+    set_num("cpu_throughput", cpu);
+    set_num("storage_bandwidth", storage);
+    set_num("accelerators_per_node", n);
+}
+
+Test(pipeline, node_of_four_shares_the_cpu)
+{
+    /* n = 4: the node moves 4 x 8e6 = 32e6 B per step.
+     *   T_cpu = 32e6 / 2e9 = 16 ms, T_io = 32e6 / 16e9 = 2 ms -> Transformation.
+     *   throughput 8 / 16 ms = 500 per accelerator, node 2000;
+     *   demand 32e6 / 8.01 ms = 3.99500624... GB/s -> 15.98 -> 16 workers per node;
+     *   per accelerator 8e6 / 8.01 ms / 250 MB/s = 3.995 cores;
+     *   the CPU feeds floor(8.01 ms x 2e9 / 8e6) = floor(2.0025) = 2 accelerators,
+     *   storage floor(8.01 ms x 16e9 / 8e6) = 16 -> max 2;
+     *   prep stall (16 - 8.01) / 16 = 0.499375, no fetch stall. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_node(&h, &m, 2e9, 16e9, 4);
+    solve_ok();
+    expect_num("accelerator_step_time", 8.01);
+    expect_num("transform_time", 16.0);
+    expect_num("storage_time", 2.0);
+    expect_str("binding_stage", "Transformation");
+    expect_num("throughput", 500.0);
+    expect_num("node_throughput", 2000.0);
+    expect_num("data_demand_bw", 32e6 / 8.01e-3 / 1e9);
+    expect_num("cpu_throughput_needed", 32e6 / 8.01e-3 / 1e9);
+    cr_expect_eq(num("workers_needed"), 16.0);
+    expect_num("cpu_cores_per_accelerator_needed", 8e6 / 8.01e-3 / 250e6);
+    cr_expect_eq(num("accelerators_per_node_max"), 2.0);
+    expect_num("prep_stall_fraction", 0.499375);
+    cr_expect_eq(num("fetch_stall_fraction"), 0.0);
+    expect_stall_split_sums_to_one();
+    /* The boundary of accelerators_per_node_max: 2 do not stall (T_cpu 8 ms), 3 do (12 ms). */
+    use_pipe_node(&h, &m, 2e9, 16e9, 2);
+    solve_ok();
+    expect_num("transform_time", 8.0);
+    expect_str("binding_stage", "Compute");
+    use_pipe_node(&h, &m, 2e9, 16e9, 3);
+    solve_ok();
+    expect_num("transform_time", 12.0);
+    expect_str("binding_stage", "Transformation");
+}
+
+Test(pipeline, node_of_twenty_shares_the_storage)
+{
+    /* CPU 100 GB/s, storage 16 GB/s, n = 20: 160e6 B per step;
+     *   T_io = 10 ms > T_cpu 1.6 ms, > 8.01 ms -> Storage; fetch stall (10 - 8.01) / 10 = 0.199;
+     *   storage feeds floor(8.01 ms x 16e9 / 8e6) = floor(16.02) = 16: 16 -> 8 ms (no stall),
+     *   17 -> 8.5 ms (Storage). Node throughput 20 x 8 / 10 ms = 16000.
+     *   A cache at 64 GB/s: T_io(x) = 160e6 x (x / 64e9 + (1 - x) / 16e9) = 10 ms - 7.5 ms x
+     *   = 8.01 ms at x = 1.99 / 7.5 = 0.265333... */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_node(&h, &m, 1e11, 16e9, 20);
+    solve_ok();
+    expect_num("storage_time", 10.0);
+    expect_str("binding_stage", "Storage");
+    expect_num("node_throughput", 16000.0);
+    expect_num("throughput", 800.0);
+    expect_num("fetch_stall_fraction", 0.199);
+    cr_expect_eq(num("prep_stall_fraction"), 0.0);
+    expect_stall_split_sums_to_one();
+    cr_expect_eq(num("accelerators_per_node_max"), 16.0);
+    use_pipe_node(&h, &m, 1e11, 16e9, 16);
+    solve_ok();
+    expect_num("storage_time", 8.0);
+    expect_str("binding_stage", "Compute");
+    use_pipe_node(&h, &m, 1e11, 16e9, 17);
+    solve_ok();
+    expect_num("storage_time", 8.5);
+    expect_str("binding_stage", "Storage");
+    /* with the cache */
+    use_pipe_node(&h, &m, 1e11, 16e9, 20);
+    set_num("cache_bandwidth", 64e9);
+    solve_ok();
+    double x = num("cache_fraction_needed");
+    cr_expect(fabs(x - 1.99 / 7.5) <= 1e-15, "cache_fraction_needed = %.17g", x);
+    set_num("cache_fraction", x);
+    solve_ok();
+    expect_str("binding_stage", "Compute");
+    set_num("cache_fraction", nextafter(x, 0));
+    solve_ok();
+    expect_str("binding_stage", "Storage");
+}
+
+Test(pipeline, accelerators_per_node_max_counts_the_cache)
+{
+    /* Storage 4 GB/s, cache 64 GB/s, x = 0.5: one batch fetches in
+     * 8e6 x (0.5 / 64e9 + 0.5 / 4e9) = 1.0625 ms; CPU 1e11: 0.08 ms.
+     * 8.01 / 1.0625 = 7.5388... -> 7 (7.4375 ms), 8 stall (8.5 ms). */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_cache(&h, &m, 1e11, 4e9, 64e9, 0.5);
+    solve_ok();
+    cr_expect_eq(num("accelerators_per_node_max"), 7.0);
+    set_num("accelerators_per_node", 7);
+    solve_ok();
+    expect_num("storage_time", 7.4375);
+    expect_str("binding_stage", "Compute");
+    set_num("accelerators_per_node", 8);
+    solve_ok();
+    expect_num("storage_time", 8.5);
+    expect_str("binding_stage", "Storage");
+}
+
+Test(pipeline, accelerators_per_node_max_zero_and_unbounded)
+{
+    /* CPU 0.5 GB/s: one accelerator already stalls (16 ms) -> 0.
+     * sample 0 B: nothing to feed, no bound -> null (without a warning: nothing is wrong). */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_pipe_node(&h, &m, 5e8, 16e9, 1);
+    solve_ok();
+    cr_expect_eq(num("accelerators_per_node_max"), 0.0);
+    use_pipeline(&h, &m, 0);
+    set_num("cpu_throughput", 2e9);
+    set_num("storage_bandwidth", 4e9);
+    solve_ok();
+    cr_expect(is_null("accelerators_per_node_max"));
+    cr_expect_eq(num("cpu_cores_per_accelerator_needed"), 0.0);
+    cr_expect_eq(OUT.n_warnings, 0);
+}
+
+/* ---- datasets ------------------------------------------------------------------------- */
+
+static dataset_t mk_dataset(const char *name, double train)
+{
+    dataset_t d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.key, sizeof d.key, "%s", name);
+    snprintf(d.name, sizeof d.name, "%s", name);
+    d.training_examples = train;
+    d.validation_examples = d.test_examples = d.full_examples = NAN;
+    d.sample_duration = d.sample_rate = d.sample_width = NAN;
+    return d;
+}
+
+static void set_dataset(const dataset_t *d)
+{
+    input_value *x = slot("dataset");
+    x->present = true;
+    x->ref_kind = REC_DATASET;
+    x->ref = d;
+}
+
+Test(pipeline, dataset_gives_the_decoded_image_size_and_the_epoch)
+{
+    /* An ImageNet-like entry: 224 x 224 x 3 = 150528 B per decoded sample, 1281167
+     * training examples. Batch 8: 1204224 B; CPU 2 GB/s -> 0.602112 ms; the
+     * accelerator binds at 8.01 ms; 8 / 8.01 ms = 998.75... samples/s;
+     * epoch = 1281167 x 8.01e-3 / 8 = 1282.7684587... s. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    dataset_t d = mk_dataset("ImageNetish", 1281167);
+    d.image_width = d.image_height = 224;
+    d.image_channels = 3;
+    use_solver("pipeline");
+    set_hw(&h);
+    set_model(&m);
+    set_num("batch_size", 8);
+    set_num("cpu_throughput", 2e9);
+    set_dataset(&d);
+    solve_ok();
+    cr_expect_eq(num("sample_size_bytes"), 150528.0);
+    expect_num("transform_time", 0.602112);
+    expect_str("binding_stage", "Compute");
+    expect_num("epoch_time", 1281167 * 8.01e-3 / 8);
+    cr_expect(has_warning("sample_size_bytes not given: 150528 B, a decoded 224x224x3 image"));
+    /* Four accelerators share the epoch: a quarter of the time (CPU 2.408 ms still keeps up). */
+    set_num("accelerators_per_node", 4);
+    solve_ok();
+    expect_num("epoch_time", 1281167 * 8.01e-3 / 32);
+    /* A given sample size wins, without the warning. */
+    set_num("sample_size_bytes", 1e6);
+    solve_ok();
+    cr_expect_eq(num("sample_size_bytes"), 1e6);
+    cr_expect(!has_warning("sample_size_bytes not given"));
+}
+
+Test(pipeline, dataset_gives_the_decoded_audio_size)
+{
+    /* An MSWC-like entry: 1 s x 16000 Hz x 2 B = 32000 B. */
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    dataset_t d = mk_dataset("Speechish", 23400000);
+    d.sample_duration = 1;
+    d.sample_rate = 16000;
+    d.sample_width = 2;
+    use_solver("pipeline");
+    set_hw(&h);
+    set_model(&m);
+    set_num("cpu_throughput", 2e9);
+    set_dataset(&d);
+    solve_ok();
+    cr_expect_eq(num("sample_size_bytes"), 32000.0);
+}
+
+Test(pipeline, sample_size_required_without_a_dataset_that_implies_it)
+{
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    use_solver("pipeline");
+    set_hw(&h);
+    set_model(&m);
+    set_num("cpu_throughput", 2e9);
+    cr_expect_eq(solve(), -1);
+    cr_expect_str_eq(ERR.field, "sample_size_bytes");
+    cr_expect(strstr(ERR.detail, "sample_size_bytes is required") != NULL, "%s", ERR.detail);
+    /* A robotics-like entry: counts, no sizes. */
+    dataset_t d = mk_dataset("Episodes", 100);
+    set_dataset(&d);
+    cr_expect_eq(solve(), -1);
+    cr_expect_str_eq(ERR.field, "sample_size_bytes");
+    cr_expect(strstr(ERR.detail, "dataset 'Episodes' gives no image or audio size") != NULL, "%s", ERR.detail);
+    /* With a size it answers, and the epoch uses its 100 examples: batch 1, 1 MB at 2 GB/s
+     * -> T_cpu 0.5 ms; T_acc = 1e9 / 1e12 + 0.01 ms = 1.01 ms binds -> 100 x 1.01 ms = 0.101 s. */
+    set_num("sample_size_bytes", 1e6);
+    solve_ok();
+    expect_num("epoch_time", 0.101);
+}
+
+Test(pipeline, dataset_without_training_count_has_no_epoch)
+{
+    hw_node h = pipe_hw();
+    model_t m = pipe_cnn();
+    dataset_t d = mk_dataset("Countless", NAN);
+    use_pipeline(&h, &m, 1e6);
+    set_num("cpu_throughput", 2e9);
+    set_dataset(&d);
+    solve_ok();
+    cr_expect(is_null("epoch_time"));
+    cr_expect(has_warning("epoch_time is null: the dataset gives no training example count"));
+}
