@@ -114,7 +114,8 @@ Test(solvers_api, lists_every_solver_with_inputs_and_outputs)
                 {"tail_latency", "TailLatencyModel"},
                 {"inference_scaling", "InferenceScalingModel"},
                 {"batching_optimizer", "BatchingOptimizer"}};
-    static const char *const in_types[] = {"number", "integer", "boolean", "enum", "quantity", "hardware", "model"};
+    static const char *const in_types[] = {"number",   "integer", "boolean", "enum",
+                                           "quantity", "hardware", "model",  "dataset"};
     static const char *const out_types[] = {"number", "integer", "boolean", "string"};
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
         const json_t *s = find_named(list, want[w].name);
