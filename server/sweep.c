@@ -103,7 +103,9 @@ struct sweep_stream {
     transition *trans;
     size_t n_trans;
     bool trans_truncated;
-    const char *interned[SOLVER_MAX_OUTPUTS][MAX_INTERNED];
+    /* each categorical column's distinct values: strings (and booleans as
+     * "true"/"false") by pointer, integers by value */
+    union { const char *s; double num; } interned[SOLVER_MAX_OUTPUTS][MAX_INTERNED];
     int n_interned[SOLVER_MAX_OUTPUTS];
     struct timespec t0;
     double timeout;
@@ -994,17 +996,26 @@ static void write_header(sweep_stream *st)
 
 static uint8_t intern(sweep_stream *st, int c, const output_value *v, output_kind kind)
 {
-    if (v->is_null)
+    if (v->is_null || (kind == OUT_INTEGER && !isfinite(v->num)))
         return CODE_NULL;
+    if (kind == OUT_INTEGER) {
+        for (int i = 0; i < st->n_interned[c]; i++)
+            if (st->interned[c][i].num == v->num)
+                return (uint8_t)i;
+        if (st->n_interned[c] >= MAX_INTERNED)
+            return CODE_UNKNOWN;
+        st->interned[c][st->n_interned[c]].num = v->num;
+        return (uint8_t)st->n_interned[c]++;
+    }
     const char *s = kind == OUT_BOOLEAN ? (v->num != 0 ? "true" : "false") : v->str;
     if (!s)
         return CODE_NULL;
     for (int i = 0; i < st->n_interned[c]; i++)
-        if (st->interned[c][i] == s || !strcmp(st->interned[c][i], s))
+        if (st->interned[c][i].s == s || !strcmp(st->interned[c][i].s, s))
             return (uint8_t)i;
     if (st->n_interned[c] >= MAX_INTERNED)
         return CODE_UNKNOWN;
-    st->interned[c][st->n_interned[c]] = s;
+    st->interned[c][st->n_interned[c]].s = s;
     return (uint8_t)st->n_interned[c]++;
 }
 
@@ -1105,12 +1116,14 @@ static void put_code(sweep_stream *st, int c, uint8_t code)
         sb_puts(&st->buf, "null");
         return;
     }
-    const char *s = st->interned[c][code];
     int col = st->out_cols[st->cat_cols[c]];
-    if (st->s->outputs[col].kind == OUT_BOOLEAN)
-        sb_puts(&st->buf, s);
+    output_kind kind = st->s->outputs[col].kind;
+    if (kind == OUT_INTEGER)
+        sb_number(&st->buf, st->interned[c][code].num);
+    else if (kind == OUT_BOOLEAN)
+        sb_puts(&st->buf, st->interned[c][code].s);
     else
-        sb_json_string(&st->buf, s);
+        sb_json_string(&st->buf, st->interned[c][code].s);
 }
 
 static void write_transition(sweep_stream *st, const transition *t)
