@@ -13,10 +13,6 @@
 /* solvers.md §0.6: infrastructure/data/grids.yaml (8a89d00a). */
 const grid_t GRID_US_AVG = {.key = "US_Avg", .id = "Infrastructure.Grids.US_Avg", .name = "US Average",
                             .carbon_intensity_g_kwh = 429.0, .pue = 1.12, .wue = 1.8, .primary_source = "mixed"};
-const grid_t GRID_QUEBEC = {.key = "Quebec", .id = "Infrastructure.Grids.Quebec", .name = "Quebec (Hydro)",
-                            .carbon_intensity_g_kwh = 20.0, .pue = 1.06, .wue = 0.0, .primary_source = "hydro"};
-const grid_t GRID_IOWA = {.key = "Iowa", .id = "Infrastructure.Grids.Iowa", .name = "Iowa (Coal/Gas Reference)",
-                          .carbon_intensity_g_kwh = 680.0, .pue = 1.12, .wue = 1.8, .primary_source = "coal_gas"};
 
 /* engine/calibration.py ENERGY_IDLE_FRACTION, ENERGY_DYNAMIC_FRACTION. */
 #define IDLE_FRACTION 0.30

@@ -14,8 +14,6 @@
  * these three are data here; tests/unit/test_fleets.c checks them against
  * the reference catalog. */
 extern const grid_t GRID_US_AVG;
-extern const grid_t GRID_QUEBEC;
-extern const grid_t GRID_IOWA;
 
 /* Where the fleet runs, as SustainabilityModel's `datacenter` argument: a
  * grid, or a datacenter (which brings its grid and maybe a PUE override), or

@@ -7,10 +7,12 @@
  *
  * Names in `regions` that are not grids are skipped, as mlsysim skips them,
  * each with a warning; none left is mlsysim's ValueError. Without `regions`
- * the candidates are mlsysim's default ["US_Avg", "Quebec", "Iowa"], whose
- * records are core/energy.c's constants (the list default is applied here:
- * the generic layer has no list defaults). */
+ * every grid of the catalog edition is a candidate (mlsysim's default is
+ * three of them). Every candidate is reported in `top_candidates`, ranked
+ * by objective (ties in the order given), as mlsysim's top_candidates are,
+ * with its water besides. */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "core/energy.h"
 #include "core/solver.h"
@@ -21,9 +23,9 @@ static const input_desc INPUTS[I_N] = {
                  .description = "The cluster: an id (\"Research_256\") or {\"node\", \"count\", \"fabric\", \"region\"}"},
     [I_DURATION] = {.name = "duration_days", .kind = IN_NUMBER, .description = "Length of the run, in days"},
     [I_REGIONS] = {.name = "regions", .kind = IN_LIST, .refs = REC_BIT(REC_GRID), .list_skip_unknown = true,
-                   .optional = true,
+                   .list_all_by_default = true,
                    .description = "Candidate grid ids; names that are not grids are skipped with a warning. "
-                                  "Absent: [\"US_Avg\", \"Quebec\", \"Iowa\"] (mlsysim's default)"},
+                                  "Absent: every grid in the catalog (mlsysim's default is US_Avg, Quebec, Iowa)"},
     [I_TAX] = {.name = "carbon_tax_per_ton", .kind = IN_NUMBER, .has_default = true, .def_num = 100.0,
                .description = "Carbon price in USD per metric tonne of CO2, added to the TCO"},
     [I_MFU] = {.name = "mfu", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0, .check = CHECK_RANGE,
@@ -43,20 +45,52 @@ static const output_desc OUTPUTS[O_N] = {
     [O_SEARCHED] = {"total_searched", OUT_INTEGER, "", "Regions priced (the names that are grids)", false, false},
 };
 
-static const grid_t *const DEFAULT_REGIONS[] = {&GRID_US_AVG, &GRID_QUEBEC, &GRID_IOWA};
-#define N_DEFAULT_REGIONS ((int)(sizeof DEFAULT_REGIONS / sizeof DEFAULT_REGIONS[0]))
+enum { C_REGION, C_OBJECTIVE, C_TCO, C_CARBON, C_WATER, C_PUE, C_N };
+static const output_desc COLUMNS[C_N] = {
+    [C_REGION] = {"region", OUT_STRING, "", "Grid key", false, false},
+    [C_OBJECTIVE] = {"objective", OUT_NUMBER, "USD", "TCO + tonnes CO2 x carbon_tax_per_ton", false, false},
+    [C_TCO] = {"tco", OUT_NUMBER, "USD", "Total cost of ownership of the run there", false, false},
+    [C_CARBON] = {"carbon", OUT_NUMBER, "t", "Operational carbon of the run there, metric tonnes", false, false},
+    [C_WATER] = {"water", OUT_NUMBER, "L", "Water the facility consumes over the run (energy x the grid's WUE)",
+                 false, false},
+    [C_PUE] = {"pue", OUT_NUMBER, "", "PUE of the region", false, false},
+};
+
+static const table_desc TABLE = {
+    .name = "top_candidates",
+    .description = "Every grid priced, lowest objective first (ties in the order of regions)",
+    .columns = COLUMNS,
+    .n_columns = C_N,
+};
+
+typedef struct {
+    const grid_t *grid;
+    int order;
+    double objective, tco, tons, water, pue;
+} candidate;
+
+static int by_objective(const void *a, const void *b)
+{
+    const candidate *x = a, *y = b;
+    if (x->objective != y->objective)
+        return x->objective < y->objective ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
 
 static int run_placement(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
     const fleet_t *f = in_fleet(in, I_FLEET);
-    bool given = in_has(in, I_REGIONS);
-    int n = given ? in_list_len(in, I_REGIONS) : N_DEFAULT_REGIONS;
+    int n = in_list_len(in, I_REGIONS);
     double tax = in_num(in, I_TAX);
-    const grid_t *best = NULL;
-    double best_objective = 0, best_tco = 0, best_tons = 0, best_pue = 0;
+    candidate *c = malloc((size_t)(n ? n : 1) * sizeof *c);
+    if (!c) {
+        solver_fail(err, "regions", "out of memory pricing %d regions", n);
+        err->status = 503;
+        return -1;
+    }
     int searched = 0;
     for (int j = 0; j < n; j++) {
-        const grid_t *g = given ? in_list_ref(in, I_REGIONS, j) : DEFAULT_REGIONS[j];
+        const grid_t *g = in_list_ref(in, I_REGIONS, j);
         if (!g) {
             solver_warn(out, "regions[%d] '%.80s' is not a grid: skipped, as mlsysim skips it", j,
                         in_list_name(in, I_REGIONS, j));
@@ -66,27 +100,38 @@ static int run_placement(const solver_inputs *in, solver_outputs *out, solver_er
         energy_tco(f, in_num(in, I_DURATION), (energy_site){.grid = g}, in_num(in, I_MFU), ENERGY_KWH_PRICE_USD,
                    ENERGY_AMORTIZATION_YEARS, ENERGY_INFRA_MULTIPLIER, &r);
         double tons = r.energy.carbon_kg / 1000.0;
-        double objective = r.tco + tons * tax;
+        c[searched] = (candidate){.grid = g, .order = searched, .objective = r.tco + tons * tax, .tco = r.tco,
+                                  .tons = tons, .water = r.energy.water_l, .pue = r.energy.pue};
         searched++;
-        if (!best || objective < best_objective) {
-            best = g;
-            best_objective = objective;
-            best_tco = r.tco;
-            best_tons = tons;
-            best_pue = r.energy.pue;
-        }
     }
-    if (!best)
+    if (!searched) {
+        free(c);
         return solver_fail(err, "regions",
                            "No valid regions found for optimization. (none of the %d names in regions is a grid; "
                            "GET /catalog/grids lists them)",
                            n);
-    out_str(out, O_BEST, best->key);
-    out_num(out, O_OBJECTIVE, best_objective);
-    out_num(out, O_TCO, best_tco);
-    out_num(out, O_CARBON, best_tons);
-    out_num(out, O_PUE, best_pue);
+    }
+    qsort(c, (size_t)searched, sizeof *c, by_objective);
+    out_str(out, O_BEST, c[0].grid->key);
+    out_num(out, O_OBJECTIVE, c[0].objective);
+    out_num(out, O_TCO, c[0].tco);
+    out_num(out, O_CARBON, c[0].tons);
+    out_num(out, O_PUE, c[0].pue);
     out_int(out, O_SEARCHED, searched);
+    for (int j = 0; j < searched; j++) {
+        int r = out_row(out);
+        if (r < 0) {
+            solver_warn(out, "top_candidates lists the first %d of %d regions", SOLVER_MAX_ROWS, searched);
+            break;
+        }
+        out_cell_str(out, r, C_REGION, c[j].grid->key);
+        out_cell_num(out, r, C_OBJECTIVE, c[j].objective);
+        out_cell_num(out, r, C_TCO, c[j].tco);
+        out_cell_num(out, r, C_CARBON, c[j].tons);
+        out_cell_num(out, r, C_WATER, c[j].water);
+        out_cell_num(out, r, C_PUE, c[j].pue);
+    }
+    free(c);
     return 0;
 }
 
@@ -99,10 +144,11 @@ const solver_desc SOLVER_PLACEMENT = {
     .description = "mlsysim PlacementOptimizer. Prices the fleet in each grid of `regions` as economics does "
                    "(default electricity price, 3-year amortization) and picks the lowest TCO + tonnes CO2 x "
                    "carbon_tax_per_ton. Names that are not grids are skipped with a warning; without `regions` "
-                   "the candidates are US_Avg, Quebec and Iowa (the list default is applied by the solver).",
+                   "every grid of the catalog is a candidate. top_candidates ranks them all.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .table = &TABLE,
     .run = run_placement,
 };

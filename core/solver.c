@@ -248,6 +248,34 @@ void out_null(solver_outputs *o, int idx)
     o->v[idx].str = NULL;
 }
 
+void solver_outputs_reset(solver_outputs *o)
+{
+    memset(o->v, 0, sizeof o->v);
+    o->n_warnings = 0;
+    o->n_trace = 0;
+    o->n_rows = 0;
+}
+
+int out_row(solver_outputs *o)
+{
+    if (o->n_rows >= SOLVER_MAX_ROWS)
+        return -1;
+    output_value *r = o->rows[o->n_rows];
+    for (int c = 0; c < SOLVER_MAX_COLUMNS; c++)
+        r[c] = (output_value){.is_null = true};
+    return o->n_rows++;
+}
+
+void out_cell_num(solver_outputs *o, int row, int col, double v)
+{
+    o->rows[row][col] = (output_value){.num = v};
+}
+
+void out_cell_str(solver_outputs *o, int row, int col, const char *s)
+{
+    o->rows[row][col] = (output_value){.str = s};
+}
+
 int solver_check_constraints(const solver_desc *s, const solver_inputs *in, solver_error *err)
 {
     for (size_t i = 0; i < s->n_constraints; i++)

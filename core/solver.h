@@ -14,7 +14,13 @@
  * Outputs are flat slots. A record output (best_config {tp, pp, dp}) is a
  * group of slots whose names share a dotted prefix ("best_config.tp"); the
  * server writes them as a nested object in JSON and as dotted columns in
- * CSV, and /solvers and the contract describe the nesting. */
+ * CSV, and /solvers and the contract describe the nesting.
+ *
+ * A solver may also have one table output: rows of the same columns whose
+ * number depends on the inputs (placement's regions ranked, synthesis's
+ * qualifying accelerators). /solve writes it as an array of objects after
+ * the flat outputs; sweeps report only the flat outputs (a flat summary of
+ * the table, such as best_region, is what a sweep varies). */
 #ifndef MLSYSD_SOLVER_H
 #define MLSYSD_SOLVER_H
 
@@ -29,6 +35,8 @@
 #define SOLVER_MAX_OUTPUTS 40
 #define SOLVER_MAX_MESSAGES 8
 #define SOLVER_MESSAGE_LEN 320
+#define SOLVER_MAX_ROWS 64
+#define SOLVER_MAX_COLUMNS 12
 
 typedef enum {
     IN_NUMBER,    /* a plain real number (efficiency)                      */
@@ -90,6 +98,9 @@ typedef struct {
     /* IN_LIST: an id of no accepted kind is kept as a NULL item (the solver
      * skips it, as upstream does) instead of being a 404. */
     bool list_skip_unknown;
+    /* IN_LIST: absent means every record of the `refs` kinds in the
+     * request's catalog edition, in catalog order. */
+    bool list_all_by_default;
 } input_desc;
 
 
@@ -110,6 +121,14 @@ typedef struct {
  * output_member_name() is the name within the record ("tp"). */
 size_t output_record_len(const output_desc *d);
 const char *output_member_name(const output_desc *d);
+
+/* The table output's shape: `columns` are plain outputs (no dotted names). */
+typedef struct {
+    const char *name;          /* "top_candidates" */
+    const char *description;   /* what a row is and how rows are ordered */
+    const output_desc *columns;
+    size_t n_columns;          /* <= SOLVER_MAX_COLUMNS */
+} table_desc;
 
 /* One input value, after the generic layer parsed it. */
 typedef struct {
@@ -171,6 +190,8 @@ typedef struct {
     char warnings[SOLVER_MAX_MESSAGES][SOLVER_MESSAGE_LEN];
     int n_trace;
     char trace[SOLVER_MAX_MESSAGES][SOLVER_MESSAGE_LEN];
+    int n_rows;         /* rows of the table output, in order */
+    output_value rows[SOLVER_MAX_ROWS][SOLVER_MAX_COLUMNS];
 } solver_outputs;
 
 typedef struct solver_error {
@@ -200,6 +221,7 @@ typedef struct solver_desc {
     size_t n_outputs;
     const input_constraint *constraints;
     size_t n_constraints;
+    const table_desc *table;        /* NULL: no table output */
     /* Compute. Inputs are present (defaults filled) and passed the generic
      * checks. Returns 0, or -1 with err filled (status 400). */
     int (*run)(const solver_inputs *in, solver_outputs *out, solver_error *err);
@@ -220,6 +242,10 @@ int solver_check_input(const solver_desc *s, size_t i, const input_value *v, sol
 /* The descriptor's constraints, in order; 0 or -1 with the first failure. */
 int solver_check_constraints(const solver_desc *s, const solver_inputs *in, solver_error *err);
 
+/* Fresh outputs before run(): every value unset, no messages, no rows. Only
+ * what is read is cleared (messages and rows are read below their counts). */
+void solver_outputs_reset(solver_outputs *o);
+
 /* Helpers for run() implementations. */
 void solver_warn(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void solver_trace(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -229,5 +255,10 @@ void out_int(solver_outputs *o, int idx, double v);
 void out_bool(solver_outputs *o, int idx, bool v);
 void out_str(solver_outputs *o, int idx, const char *s);
 void out_null(solver_outputs *o, int idx);
+/* Table rows: out_row() appends a row whose cells are null and returns its
+ * index, or -1 when SOLVER_MAX_ROWS are written (the caller warns). */
+int out_row(solver_outputs *o);
+void out_cell_num(solver_outputs *o, int row, int col, double v);
+void out_cell_str(solver_outputs *o, int row, int col, const char *s);
 
 #endif

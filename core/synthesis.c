@@ -3,12 +3,22 @@
  * for one pass that streams every weight once (batch 1), the memory
  * bandwidth, compute rate and capacity an accelerator needs, and the
  * compute : bandwidth balance it should sit near. Williams et al. (2009);
- * Jouppi et al. (2017). */
+ * Jouppi et al. (2017).
+ *
+ * Beyond mlsysim: which accelerators of `candidates` (absent: every one in
+ * the catalog) meet all three requirements - peak rate at the precision
+ * (the default peak where the entry lists none for it, as single_node
+ * uses), memory bandwidth and capacity - listed cheapest first where a unit
+ * cost is known, then the unpriced ones fastest first. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/llm.h"
 #include "core/precision.h"
 #include "core/solver.h"
 #include "core/workload.h"
 
-enum { I_MODEL, I_TARGET, I_PRECISION, I_EFFICIENCY, I_N };
+enum { I_MODEL, I_TARGET, I_PRECISION, I_EFFICIENCY, I_CANDIDATES, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to serve: a catalog id or an inline object"},
@@ -20,9 +30,13 @@ static const input_desc INPUTS[I_N] = {
                       .check = CHECK_RANGE, .lo = 1e-9, .hi = 1.0,
                       .description = "Expected fraction of peak compute achieved; lower values raise the "
                                      "compute rate needed"},
+    [I_CANDIDATES] = {.name = "candidates", .kind = IN_LIST, .refs = REC_BIT(REC_HARDWARE),
+                      .list_all_by_default = true,
+                      .description = "Accelerators to check against the requirements. Absent: every accelerator "
+                                     "in the catalog"},
 };
 
-enum { O_BW, O_FLOPS, O_MEMORY, O_RATIO, O_SIZE, O_OPS, O_N };
+enum { O_BW, O_FLOPS, O_MEMORY, O_RATIO, O_SIZE, O_OPS, O_COUNT, O_CHEAPEST, O_N };
 static const output_desc OUTPUTS[O_N] = {
     [O_BW] = {"required_bw", OUT_NUMBER, "GB/s", "Bandwidth to stream the weights once within the target", false,
               false},
@@ -34,7 +48,99 @@ static const output_desc OUTPUTS[O_N] = {
                  "required_flops / required_bw: the balance point of a matching accelerator", false, false},
     [O_SIZE] = {"model_size", OUT_NUMBER, "B", "Weight bytes at the precision", false, false},
     [O_OPS] = {"total_ops", OUT_NUMBER, "flop", "Operations of one pass", false, false},
+    [O_COUNT] = {"qualifying_count", OUT_INTEGER, "", "Candidates that meet all three requirements", false, false},
+    [O_CHEAPEST] = {"cheapest_qualifying", OUT_STRING, "",
+                    "First of `qualifying`: the cheapest accelerator that meets the requirements (null when none "
+                    "does)",
+                    true, true},
 };
+
+enum { C_HARDWARE, C_COST, C_PEAK, C_BW, C_MEMORY, C_LATENCY, C_N };
+static const output_desc COLUMNS[C_N] = {
+    [C_HARDWARE] = {"hardware", OUT_STRING, "", "Hardware key", false, false},
+    [C_COST] = {"unit_cost", OUT_NUMBER, "USD", "Unit cost, null when the catalog gives none", false, true},
+    [C_PEAK] = {"peak_flops", OUT_NUMBER, "flop/s", "Peak rate at the precision", false, false},
+    [C_BW] = {"memory_bandwidth", OUT_NUMBER, "GB/s", "Memory bandwidth", false, false},
+    [C_MEMORY] = {"memory_capacity", OUT_NUMBER, "B", "Memory capacity", false, false},
+    [C_LATENCY] = {"latency", OUT_NUMBER, "ms",
+                   "One pass on it by the same model: max(weights / bandwidth, ops / (peak x efficiency)), "
+                   "at most the target",
+                   false, false},
+};
+
+static const table_desc TABLE = {
+    .name = "qualifying",
+    .description = "Candidates that meet every requirement: priced ones cheapest first, then unpriced ones "
+                   "fastest first (ties in catalog order)",
+    .columns = COLUMNS,
+    .n_columns = C_N,
+};
+
+typedef struct {
+    const hw_node *hw;
+    int order;
+    double peak, latency;
+} fit;
+
+static int cheapest_first(const void *a, const void *b)
+{
+    const fit *x = a, *y = b;
+    double cx = x->hw->unit_cost, cy = y->hw->unit_cost;
+    bool px = isfinite(cx), py = isfinite(cy);
+    if (px != py)
+        return px ? -1 : 1;
+    if (px && cx != cy)
+        return cx < cy ? -1 : 1;
+    if (!px && x->latency != y->latency)
+        return x->latency < y->latency ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The candidates that meet bandwidth `bw` (B/s), rate `flops` and capacity
+ * `weights`, as rows of the table. */
+static int list_qualifying(const solver_inputs *in, double bw, double flops, double weights, double ops,
+                           solver_outputs *out, solver_error *err)
+{
+    int n = in_list_len(in, I_CANDIDATES);
+    fit *f = malloc((size_t)(n ? n : 1) * sizeof *f);
+    if (!f) {
+        solver_fail(err, "candidates", "out of memory checking %d candidates", n);
+        err->status = 503;
+        return -1;
+    }
+    const double eff = in_num(in, I_EFFICIENCY);
+    int count = 0;
+    for (int j = 0; j < n; j++) {
+        const hw_node *hw = in_list_ref(in, I_CANDIDATES, j);
+        double peak = llm_peak_flops(hw, in_enum(in, I_PRECISION));
+        if (!(peak >= flops && hw->mem_bandwidth >= bw && hw->mem_capacity >= weights))
+            continue;
+        double t_mem = weights / hw->mem_bandwidth, t_compute = ops / (peak * eff);
+        f[count++] = (fit){.hw = hw, .order = j, .peak = peak, .latency = t_mem > t_compute ? t_mem : t_compute};
+    }
+    qsort(f, (size_t)count, sizeof *f, cheapest_first);
+    out_int(out, O_COUNT, count);
+    if (count)
+        out_str(out, O_CHEAPEST, f[0].hw->key);
+    else
+        out_null(out, O_CHEAPEST);
+    for (int j = 0; j < count; j++) {
+        int r = out_row(out);
+        if (r < 0) {
+            solver_warn(out, "qualifying lists the first %d of %d accelerators", SOLVER_MAX_ROWS, count);
+            break;
+        }
+        out_cell_str(out, r, C_HARDWARE, f[j].hw->key);
+        if (isfinite(f[j].hw->unit_cost))
+            out_cell_num(out, r, C_COST, f[j].hw->unit_cost);
+        out_cell_num(out, r, C_PEAK, f[j].peak);
+        out_cell_num(out, r, C_BW, f[j].hw->mem_bandwidth / 1e9);
+        out_cell_num(out, r, C_MEMORY, f[j].hw->mem_capacity);
+        out_cell_num(out, r, C_LATENCY, f[j].latency * 1e3);
+    }
+    free(f);
+    return 0;
+}
 
 static int run_synthesis(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
@@ -57,7 +163,7 @@ static int run_synthesis(const solver_inputs *in, solver_outputs *out, solver_er
     out_num(out, O_RATIO, flops / bw);
     out_num(out, O_SIZE, weights);
     out_num(out, O_OPS, g.total_ops);
-    return 0;
+    return list_qualifying(in, bw, flops, weights, g.total_ops, out, err);
 }
 
 static const char *const ALIASES[] = {"SynthesisSolver", NULL};
@@ -69,10 +175,12 @@ const solver_desc SOLVER_SYNTHESIS = {
     .description = "mlsysim SynthesisSolver. For one pass that streams every weight once: bandwidth = weight "
                    "bytes / target, compute rate = ops / (target x efficiency), capacity = weight bytes, and "
                    "their ratio, the arithmetic intensity a matching accelerator should balance at (Williams et "
-                   "al. 2009).",
+                   "al. 2009). Then the catalog accelerators (or `candidates`) that meet all three, cheapest "
+                   "first.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .table = &TABLE,
     .run = run_synthesis,
 };

@@ -99,6 +99,11 @@ static json_t *input_schema(const json_t *in)
         snprintf(buf, sizeof buf, "%s. A number in %s, or a string with a unit of dimension %s.", desc,
                  json_string_value(json_object_get(in, "unit")), json_string_value(json_object_get(in, "dimension")));
         json_object_set_new(p, "description", json_string(buf));
+    } else if (json_is_true(json_object_get(in, "default_all"))) {
+        kinds_text(kinds, buf, sizeof buf);
+        char d[900];
+        snprintf(d, sizeof d, "%s. Absent: every entry of %s in the request's catalog edition.", desc, buf);
+        json_object_set_new(p, "description", json_string(d));
     } else {
         json_object_set_new(p, "description", json_string(desc));
     }
@@ -201,6 +206,15 @@ static json_t *result_schema(const json_t *s)
             add_property(o, rec, r);
         }
         add_property(r, dot + 1, output_schema(out));
+    }
+    const json_t *table = json_object_get(s, "table");
+    if (table) {
+        json_t *row = object_schema(NULL);
+        json_array_foreach(json_object_get(table, "columns"), i, out)
+            add_property(row, json_string_value(json_object_get(out, "name")), output_schema(out));
+        add_property(o, json_string_value(json_object_get(table, "name")),
+                     json_pack("{s:s,s:s,s:s,s:o}", "type", "array", "x-mlsysd-type", "table", "description",
+                               json_string_value(json_object_get(table, "description")), "items", row));
     }
     return o;
 }

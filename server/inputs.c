@@ -264,6 +264,39 @@ static int parse_list(const input_desc *d, const json_t *j, const catalog_editio
     return 0;
 }
 
+/* Absent is an error: no default, not optional, not nullable (None), not a
+ * boolean (False), not a list of the whole catalog. */
+static bool input_required(const input_desc *d)
+{
+    return !d->has_default && !d->optional && !d->nullable && d->kind != IN_BOOLEAN && !d->list_all_by_default;
+}
+
+/* An absent list_all_by_default input: every record of its kinds, in catalog order. */
+static int list_all(const input_desc *d, const catalog_edition *ed, input_value *v, input_store **store,
+                    const char *field, api_error *err)
+{
+    size_t n = 0;
+    for (int k = 0; k < REC_N_KINDS; k++)
+        if (d->refs & REC_BIT(k))
+            n += edition_count(ed, catalog_kind_of((record_kind)k));
+    input_item *items = input_store_alloc(store, n ? n * sizeof *items : 1);
+    if (!items)
+        return api_fail(err, 503, "overloaded", field, "out of memory");
+    size_t used = 0;
+    for (int k = 0; k < REC_N_KINDS; k++) {
+        const catalog_kind *ck = catalog_kind_of((record_kind)k);
+        for (size_t i = 0; (d->refs & REC_BIT(k)) && i < edition_count(ed, ck); i++) {
+            items[used].ref = edition_record(ed, ck, i);
+            items[used].name = ((const rec_ident *)items[used].ref)->key;
+            used++;
+        }
+    }
+    v->present = v->defaulted = true;
+    v->items = items;
+    v->n_items = (int)used;
+    return 0;
+}
+
 int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
                 input_store **store, const char *field, api_error *err)
 {
@@ -442,7 +475,9 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
                 return -1;
         } else {
             input_default(d, &in->v[i]);
-            if (!d->has_default && !d->optional && !d->nullable && d->kind != IN_BOOLEAN) {
+            if (d->kind == IN_LIST && d->list_all_by_default && list_all(d, ed, &in->v[i], &in->owned, field, err) != 0)
+                return -1;
+            if (input_required(d)) {
                 char ex[120] = "";
                 if (d->kind == IN_QUANTITY)
                     dim_describe(*d->dim, ex, sizeof ex);
@@ -572,6 +607,23 @@ static json_t *in_unit(const input_desc *d, double si, bool as_int)
     return num_json(shown, as_int || d->kind == IN_INTEGER);
 }
 
+static json_t *describe_outputs(const output_desc *outs, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const output_desc *d = &outs[i];
+        json_t *j = json_object();
+        json_object_set_new(j, "name", json_string(d->name));
+        json_object_set_new(j, "type", json_string(out_kind_name(d->kind)));
+        json_object_set_new(j, "unit", json_string(d->unit));
+        json_object_set_new(j, "categorical", json_boolean(d->categorical));
+        json_object_set_new(j, "nullable", json_boolean(d->nullable));
+        json_object_set_new(j, "description", json_string(d->description));
+        json_array_append_new(a, j);
+    }
+    return a;
+}
+
 json_t *solver_describe(const solver_desc *s)
 {
     json_t *o = json_object();
@@ -593,7 +645,7 @@ json_t *solver_describe(const solver_desc *s)
             json_object_set_new(j, "unit", json_string(d->unit));
             json_object_set_new(j, "dimension", json_string(dim_format(*d->dim, buf, sizeof buf)));
         }
-        json_object_set_new(j, "required", json_boolean(!d->has_default && !d->optional && !d->nullable && d->kind != IN_BOOLEAN));
+        json_object_set_new(j, "required", json_boolean(input_required(d)));
         if (d->has_default) {
             if (d->kind == IN_ENUM)
                 json_object_set_new(j, "default", json_string(d->def_str));
@@ -630,6 +682,8 @@ json_t *solver_describe(const solver_desc *s)
         }
         if (d->nullable)
             json_object_set_new(j, "nullable", json_true());
+        if (d->list_all_by_default)
+            json_object_set_new(j, "default_all", json_true());
         if (d->kind == IN_ENUM) {
             json_t *vals = json_array();
             for (int k = 0; d->enum_values[k]; k++)
@@ -648,18 +702,10 @@ json_t *solver_describe(const solver_desc *s)
         json_array_append_new(rules, json_pack("{s:s,s:o}", "rule", s->constraints[i].rule, "inputs", names));
     }
     json_object_set_new(o, "constraints", rules);
-    json_t *outs = json_array();
-    for (size_t i = 0; i < s->n_outputs; i++) {
-        const output_desc *d = &s->outputs[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "name", json_string(d->name));
-        json_object_set_new(j, "type", json_string(out_kind_name(d->kind)));
-        json_object_set_new(j, "unit", json_string(d->unit));
-        json_object_set_new(j, "categorical", json_boolean(d->categorical));
-        json_object_set_new(j, "nullable", json_boolean(d->nullable));
-        json_object_set_new(j, "description", json_string(d->description));
-        json_array_append_new(outs, j);
-    }
-    json_object_set_new(o, "outputs", outs);
+    json_object_set_new(o, "outputs", describe_outputs(s->outputs, s->n_outputs));
+    if (s->table)
+        json_object_set_new(o, "table", json_pack("{s:s,s:s,s:o}", "name", s->table->name, "description",
+                                                  s->table->description, "columns",
+                                                  describe_outputs(s->table->columns, s->table->n_columns)));
     return o;
 }

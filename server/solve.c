@@ -120,22 +120,67 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
     sb_putc(b, '}');
 }
 
-/* {"output":"unit",...} for the outputs that have a unit. */
+static void put_output(strbuf *b, const output_desc *d, const output_value *v)
+{
+    if (v->is_null) {
+        sb_puts(b, "null");
+        return;
+    }
+    switch (d->kind) {
+    case OUT_STRING: sb_json_string(b, v->str ? v->str : ""); break;
+    case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
+    case OUT_INTEGER: put_num(b, v->num, true); break;
+    case OUT_NUMBER: put_num(b, v->num, false); break;
+    }
+}
+
+/* ,"<table>":[{column: value, ...}, ...] */
+static void write_table(strbuf *b, const table_desc *t, const solver_outputs *out)
+{
+    sb_puts(b, ",\"");
+    sb_puts(b, t->name);
+    sb_puts(b, "\":[");
+    for (int r = 0; r < out->n_rows; r++) {
+        sb_puts(b, r ? ",{" : "{");
+        for (size_t c = 0; c < t->n_columns; c++) {
+            if (c)
+                sb_putc(b, ',');
+            sb_json_string(b, t->columns[c].name);
+            sb_putc(b, ':');
+            put_output(b, &t->columns[c], &out->rows[r][c]);
+        }
+        sb_putc(b, '}');
+    }
+    sb_putc(b, ']');
+}
+
+static void put_unit(strbuf *b, const char *prefix, const output_desc *d, bool *first)
+{
+    if (!d->unit[0])
+        return;
+    if (!*first)
+        sb_putc(b, ',');
+    *first = false;
+    sb_putc(b, '"');
+    if (prefix) {
+        sb_puts(b, prefix);
+        sb_putc(b, '.');
+    }
+    sb_puts(b, d->name);
+    sb_puts(b, "\":");
+    sb_json_string(b, d->unit);
+}
+
+/* {"output":"unit",...} for the outputs that have a unit; a table's columns
+ * as "<table>.<column>". */
 static void write_units(strbuf *b, const solver_desc *s)
 {
     sb_putc(b, '{');
     bool first = true;
-    for (size_t i = 0; i < s->n_outputs; i++) {
-        const output_desc *d = &s->outputs[i];
-        if (!d->unit[0])
-            continue;
-        if (!first)
-            sb_putc(b, ',');
-        first = false;
-        sb_json_string(b, d->name);
-        sb_putc(b, ':');
-        sb_json_string(b, d->unit);
-    }
+    for (size_t i = 0; i < s->n_outputs; i++)
+        put_unit(b, NULL, &s->outputs[i], &first);
+    for (size_t i = 0; s->table && i < s->table->n_columns; i++)
+        put_unit(b, s->table->name, &s->table->columns[i], &first);
     sb_putc(b, '}');
 }
 
@@ -241,19 +286,12 @@ void solve_write(const app *a, app_response *resp, const solver_desc *s, const c
             sb_json_string(b, output_member_name(d));
             sb_putc(b, ':');
         }
-        if (v->is_null) {
-            sb_puts(b, "null");
-            continue;
-        }
-        switch (d->kind) {
-        case OUT_STRING: sb_json_string(b, v->str ? v->str : ""); break;
-        case OUT_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); break;
-        case OUT_INTEGER: put_num(b, v->num, true); break;
-        case OUT_NUMBER: put_num(b, v->num, false); break;
-        }
+        put_output(b, d, v);
     }
     if (open)
         sb_putc(b, '}');
+    if (s->table)
+        write_table(b, s->table, out);
     sb_puts(b, "},\"units\":");
     if (ps)
         sb_append(b, ps->units, ps->units_len);

@@ -22,11 +22,7 @@ static void solve_and_reply(app *a, app_response *resp, const app_request *req, 
     static _Thread_local solver_outputs tl_out;
     solver_inputs *in = &tl_in;
     solver_outputs *out = &tl_out;
-    /* as calloc'd for what is read: the values and the message counts (messages are
-     * read only below their count) */
-    memset(out->v, 0, sizeof out->v);
-    out->n_warnings = 0;
-    out->n_trace = 0;
+    solver_outputs_reset(out);
     if (inputs_from_json(s, inputs, ed, in, &err) != 0) {
         app_problem(resp, req, &err);
     } else {

@@ -455,6 +455,11 @@ static int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
         snprintf(field, sizeof field, "outputs[%zu]", i);
         if (o < 0 && json_is_string(v) && add_record_members(st, json_string_value(v)))
             continue;
+        if (o < 0 && json_is_string(v) && st->s->table && !strcmp(json_string_value(v), st->s->table->name))
+            return api_fail(err, 400, "invalid-input", field,
+                            "'%s' is a table output (a list of rows per point): POST /solve returns it; a "
+                            "sweep reports the flat outputs only",
+                            st->s->table->name);
         if (o < 0)
             return api_fail(err, 400, "invalid-input", field,
                             "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
@@ -1053,9 +1058,7 @@ static void write_row(sweep_stream *st, unsigned long long p)
     size_t idx[MAX_AXES];
     apply_point(st, p, idx);
     /* /solve starts from fresh outputs; so does every point */
-    memset(st->out->v, 0, sizeof st->out->v);
-    st->out->n_warnings = 0;
-    st->out->n_trace = 0;
+    solver_outputs_reset(st->out);
     solver_error se = {0};
     const char *error = NULL;
     for (int i = 0; i < st->n_axes && !error; i++)

@@ -320,13 +320,14 @@ function outputTable(solver, result, units) {
   const walk = (obj, prefix) => {
     for (const [k, v] of Object.entries(obj)) {
       const name = prefix + k;
+      if (solver.table && name === solver.table.name) continue; // drawn by rowsTable()
       if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, name + '.');
       else rows.push([name, v]);
     }
   };
   walk(result, '');
   const desc = Object.fromEntries(solver.outputs.map((o) => [o.name, o.description || '']));
-  const unitOf = (name) => name.split('.').reduce((u, k) => (u && typeof u === 'object' ? u[k] : undefined), units);
+  const unitOf = (name) => units[name];
   const tbody = el('tbody');
   for (const [name, v] of rows) {
     const unit = unitOf(name);
@@ -341,6 +342,25 @@ function outputTable(solver, result, units) {
     el('caption', {class: 'sub', text: 'Result'}),
     el('thead', {}, el('tr', {}, el('th', {text: 'output'}), el('th', {text: 'value'}), el('th', {text: 'unit'}), el('th', {class: 'desc', text: 'meaning'}))),
     tbody);
+}
+
+// The solver's table output (GET /solvers/{name} "table"): one row per entry, its columns with units.
+function rowsTable(solver, result, units) {
+  const t = solver.table;
+  if (!t || !Array.isArray(result[t.name])) return null;
+  const cols = t.columns;
+  const head = el('tr', {}, ...cols.map((c) => {
+    const unit = units[t.name + '.' + c.name];
+    return el('th', {scope: 'col', title: c.description || '', text: c.name + (unit ? ' (' + unit + ')' : '')});
+  }));
+  const body = el('tbody', {}, ...result[t.name].map((row) => el('tr', {},
+    ...cols.map((c) => {
+      const v = row[c.name];
+      return el('td', {class: 'value', 'data-value': JSON.stringify(v), text: v === null || v === undefined ? '—' : typeof v === 'number' ? fmtNum(v) : String(v)});
+    }))));
+  return el('table', {id: 'result-rows'},
+    el('caption', {class: 'sub', text: t.name + ': ' + t.description}),
+    el('thead', {}, head), body);
 }
 
 function listBlock(title, items, cls) {
@@ -372,6 +392,8 @@ async function run(opts) {
 async function showSolve(body, ans) {
   const box = $('result');
   box.append(el('div', {class: 'scroll'}, outputTable(state.solver, ans.result, ans.units || {})));
+  const rows = rowsTable(state.solver, ans.result, ans.units || {});
+  if (rows) box.append(el('div', {class: 'scroll'}, rows));
   const w = listBlock('Warnings', ans.warnings, 'warnings');
   const t = listBlock('Assumptions', ans.trace, 'assumptions');
   if (w) box.append(w);

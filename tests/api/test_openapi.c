@@ -741,6 +741,28 @@ static int compare_solver(const json_t *doc, const json_t *s)
         if (json_is_true(json_object_get(p, "x-categorical")) != json_is_true(json_object_get(out, "categorical")))
             DIFF("%s_result.%s: x-categorical differs", n, name);
     }
+    const json_t *table = json_object_get(s, "table");
+    if (table) { /* the table output follows: an array of objects, one property per column */
+        const char *tn = json_string_value(json_object_get(table, "name"));
+        json_array_append_new(all, json_string(tn));
+        const json_t *p = json_object_get(json_object_get(rs, "properties"), tn);
+        const json_t *item = json_object_get(p, "items");
+        const char *xt = json_string_value(json_object_get(p, "x-mlsysd-type"));
+        if (!p || !xt || strcmp(xt, "table") || !json_is_false(json_object_get(item, "additionalProperties")))
+            DIFF("%s_result.%s: must be a table (an array of closed objects)", n, tn);
+        json_t *cols = json_array();
+        json_array_foreach(json_object_get(table, "columns"), i, out) {
+            const char *cn = json_string_value(json_object_get(out, "name"));
+            json_array_append_new(cols, json_string(cn));
+            const json_t *cp = json_object_get(json_object_get(item, "properties"), cn);
+            const char *cu = json_string_value(json_object_get(cp, "x-unit"));
+            if (!cp || strcmp(cu ? cu : "", json_string_value(json_object_get(out, "unit"))))
+                DIFF("%s_result.%s.%s: missing, or its x-unit differs", n, tn, cn);
+        }
+        if (!same_value(json_object_get(item, "required"), cols))
+            DIFF("%s_result.%s: rows must require every column, in order", n, tn);
+        json_decref(cols);
+    }
     if (!same_value(json_object_get(rs, "required"), all))
         DIFF("%s_result: required must list every output, in order", n);
     if (json_object_size(json_object_get(rs, "properties")) != json_array_size(all))

@@ -305,6 +305,20 @@ Test(solvers_api, stated_defaults_and_outputs_are_what_solve_uses)
             if (unit[0])
                 cr_assert_str_eq(str_at(units, out), unit, "%s: units.%s", name, out);
         }
+        const json_t *table = json_object_get(s, "table");
+        if (table) { /* an array of rows, each with exactly the described columns */
+            const json_t *rows = json_object_get(result, str_at(table, "name"));
+            cr_assert(json_is_array(rows), "%s: result lacks its table %s", name, str_at(table, "name"));
+            size_t ri;
+            json_t *row;
+            json_array_foreach(rows, ri, row) {
+                cr_assert_eq(json_object_size(row), json_array_size(json_object_get(table, "columns")));
+                json_array_foreach(json_object_get(table, "columns"), k, d)
+                    cr_assert_not_null(json_object_get(row, str_at(d, "name")), "%s: row %zu lacks %s", name, ri,
+                                       str_at(d, "name"));
+            }
+            top++;
+        }
         cr_assert_eq(json_object_size(result), top, "%s returns outputs it does not describe", name);
         json_decref(r);
     }

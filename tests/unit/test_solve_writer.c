@@ -86,21 +86,24 @@ static json_t *echo(const solver_desc *s, const solver_inputs *in)
     return o;
 }
 
+static json_t *value_json(const output_desc *d, const output_value *v)
+{
+    if (v->is_null)
+        return json_null();
+    if (d->kind == OUT_STRING)
+        return json_string(v->str ? v->str : "");
+    if (d->kind == OUT_BOOLEAN)
+        return json_boolean(v->num != 0);
+    return finite_or_null(v->num, d->kind == OUT_INTEGER && fabs(v->num) <= 9007199254740992.0);
+}
+
 static json_t *result(const solver_desc *s, const solver_outputs *out)
 {
     json_t *o = json_object();
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];
         const output_value *v = &out->v[i];
-        json_t *j;
-        if (v->is_null)
-            j = json_null();
-        else if (d->kind == OUT_STRING)
-            j = json_string(v->str ? v->str : "");
-        else if (d->kind == OUT_BOOLEAN)
-            j = json_boolean(v->num != 0);
-        else
-            j = finite_or_null(v->num, d->kind == OUT_INTEGER && fabs(v->num) <= 9007199254740992.0);
+        json_t *j = value_json(d, v);
         const char *dot = strchr(d->name, '.');
         if (!dot) {
             json_object_set_new(o, d->name, j);
@@ -115,6 +118,16 @@ static json_t *result(const solver_desc *s, const solver_outputs *out)
         }
         json_object_set_new(r, dot + 1, j);
     }
+    if (s->table) {
+        json_t *rows = json_array();
+        for (int r = 0; r < out->n_rows; r++) {
+            json_t *row = json_object();
+            for (size_t c = 0; c < s->table->n_columns; c++)
+                json_object_set_new(row, s->table->columns[c].name, value_json(&s->table->columns[c], &out->rows[r][c]));
+            json_array_append_new(rows, row);
+        }
+        json_object_set_new(o, s->table->name, rows);
+    }
     return o;
 }
 
@@ -126,6 +139,12 @@ static json_t *reference(const solver_desc *s, const catalog_edition *ed, const 
     for (size_t i = 0; i < s->n_outputs; i++)
         if (s->outputs[i].unit[0])
             json_object_set_new(units, s->outputs[i].name, json_string(s->outputs[i].unit));
+    for (size_t i = 0; s->table && i < s->table->n_columns; i++)
+        if (s->table->columns[i].unit[0]) {
+            char key[160];
+            snprintf(key, sizeof key, "%s.%s", s->table->name, s->table->columns[i].name);
+            json_object_set_new(units, key, json_string(s->table->columns[i].unit));
+        }
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];
         const input_value *v = &in->v[i];
@@ -199,7 +218,7 @@ static void run_case(const json_t *c, const char *file, size_t line, tally *t)
     const catalog_edition *ed = catalog_edition_find(cat, json_string_value(json_object_get(c, "catalog")));
     static solver_inputs in;
     static solver_outputs out;
-    memset(&out, 0, sizeof out);
+    solver_outputs_reset(&out);
     solver_error se = {0};
     bool ok = ed && inputs_from_json(s, json_object_get(c, "inputs"), ed, &in, &err) == 0 && s->run(&in, &out, &se) == 0;
     if (!ok || resp.status != 200) {
