@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "server/conditional.h"
+#include "server/gzip.h"
 #include "server/jsonw.h"
 #include "server/reply.h"
 #include "server/sweep.h"
@@ -71,6 +73,7 @@ typedef struct {
 
 typedef struct {
     sweep_stream *s;
+    gzip_stream *gz; /* non-NULL: the stream is sent gzip-encoded */
     request_ctx *ctx;
 } stream_wrap;
 
@@ -180,12 +183,17 @@ static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_C
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
+static size_t sweep_source(void *cls, char *buf, size_t max)
+{
+    return sweep_stream_read(cls, buf, max);
+}
+
 static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     stream_wrap *w = cls;
-    size_t n = sweep_stream_read(w->s, buf, max);
-    if (n == SWEEP_STREAM_FAILED)
+    size_t n = w->gz ? gzip_stream_read(w->gz, buf, max) : sweep_stream_read(w->s, buf, max);
+    if (n == SWEEP_STREAM_FAILED || n == GZIP_STREAM_FAILED)
         return MHD_CONTENT_READER_END_WITH_ERROR; /* no final chunk: the client sees a broken transfer */
     if (n == 0)
         return MHD_CONTENT_READER_END_OF_STREAM;
@@ -197,13 +205,55 @@ static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
 static void stream_free(void *cls)
 {
     stream_wrap *w = cls;
+    gzip_stream_free(w->gz);
     sweep_stream_free(w->s);
     free(w);
+}
+
+/* Whether a route's answers come in more than one encoding (so carry Vary:
+ * Accept-Encoding): the static answers and the sweeps. */
+static bool encodable_route(route_id rt)
+{
+    return conditional_route(rt) || rt == R_SWEEP || rt == R_SWEEP_GET;
+}
+
+/* Validators and encoding of a 200 of an encodable route that its handler left
+ * plain (prebuilt.c sends its answers encoded and validated already): the ETag
+ * of the body and a 304 for a static answer, then gzip when the client accepts
+ * it, for a whole body (at least GZIP_MIN bytes) or the stream. */
+#define GZIP_MIN 1024
+static void encode(struct MHD_Connection *c, app_response *resp)
+{
+    if (resp->status != 200 || !encodable_route(resp->route) || resp->content_encoding)
+        return;
+    if (!resp->stream && conditional_route(resp->route) && !resp->etag[0] &&
+        conditional_apply(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH), resp, NULL))
+        return;
+    if (!gzip_compressible(resp->content_type) ||
+        !gzip_accepted(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)))
+        return;
+    if (resp->stream) {
+        resp->content_encoding = "gzip"; /* queue wraps the stream */
+        return;
+    }
+    if (resp->body.len < GZIP_MIN)
+        return;
+    size_t len;
+    char *gz = gzip_buffer(resp->body.data, resp->body.len, &len);
+    if (!gz)
+        return; /* out of memory: the plain body still answers */
+    sb_reset(&resp->body);
+    sb_append(&resp->body, gz, len);
+    free(gz);
+    resp->content_encoding = "gzip";
+    if (resp->etag[0])
+        etag_gzip(resp->etag, resp->etag);
 }
 
 static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx *ctx, app_response *resp)
 {
     struct MHD_Response *r;
+    encode(c, resp);
     if (resp->stream) {
         stream_wrap *w = calloc(1, sizeof *w);
         if (!w)
@@ -211,6 +261,10 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
         w->s = resp->stream;
         w->ctx = ctx;
         resp->stream = NULL;
+        if (resp->content_encoding && !(w->gz = gzip_stream_new(sweep_source, w->s))) {
+            stream_free(w);
+            return MHD_NO;
+        }
         r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, w, stream_free);
         if (!r) {
             stream_free(w);
@@ -240,6 +294,10 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
     MHD_add_response_header(r, "Cache-Control", resp->cache_control ? resp->cache_control : "no-store");
     if (resp->etag[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
+    if (resp->content_encoding && resp->status == 200)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, resp->content_encoding);
+    if (encodable_route(resp->route) && (resp->status == 200 || resp->status == 304))
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
     if (resp->csp) {
         MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
         MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -514,6 +572,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
     req.if_none_match = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
+    req.accept_encoding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     req.request_id = ctx->request_id;
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
     app_response resp = {0};

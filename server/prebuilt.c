@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "server/catalog_routes.h"
+#include "server/conditional.h"
+#include "server/gzip.h"
 #include "server/jsonw.h"
 #include "server/reply.h"
 #include "server/solver_routes.h"
@@ -22,11 +24,17 @@ typedef struct {
 } prebuilt_entry;
 
 /* Whole 200 answers of the static GET endpoints, rendered at start-up by their own
- * handlers (prebuild_responses) and copied out per request (prebuilt_send). */
+ * handlers (prebuild_responses) with their ETag and gzip encoding, and copied out
+ * per request (prebuilt_send) in the encoding the client accepts, or answered
+ * with a 304. */
 typedef struct {
     char *body; /* NULL: not prebuilt, the handler runs */
     size_t len;
     const char *content_type;
+    char etag[ETAG_LEN];
+    char *gz;   /* the body gzip-encoded; NULL: not smaller, or out of memory */
+    size_t gz_len;
+    char gz_etag[ETAG_LEN];
 } prebuilt_resp;
 
 typedef struct {
@@ -39,7 +47,7 @@ typedef struct {
 struct app_prebuilt {
     prebuilt_entry *slots;
     size_t mask; /* number of slots - 1, a power of two */
-    prebuilt_resp openapi_json, solvers, *solver; /* solver: by registry index */
+    prebuilt_resp openapi_json, openapi_yaml, solvers, *solver; /* solver: by registry index */
     prebuilt_edition *editions;
     size_t n_editions;
 };
@@ -83,6 +91,12 @@ const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, s
     return NULL;
 }
 
+static void resp_free(prebuilt_resp *p)
+{
+    free(p->body);
+    free(p->gz);
+}
+
 void prebuilt_free(struct app_prebuilt *pb)
 {
     if (!pb)
@@ -90,19 +104,20 @@ void prebuilt_free(struct app_prebuilt *pb)
     for (size_t i = 0; pb->slots && i <= pb->mask; i++)
         free(pb->slots[i].text);
     free(pb->slots);
-    free(pb->openapi_json.body);
-    free(pb->solvers.body);
+    resp_free(&pb->openapi_json);
+    resp_free(&pb->openapi_yaml);
+    resp_free(&pb->solvers);
     for (size_t i = 0; pb->solver && i < solver_count(); i++)
-        free(pb->solver[i].body);
+        resp_free(&pb->solver[i]);
     free(pb->solver);
     for (size_t e = 0; e < pb->n_editions; e++) {
         prebuilt_edition *pe = &pb->editions[e];
-        free(pe->all.body);
+        resp_free(&pe->all);
         for (size_t k = 0; k < catalog_kind_count(); k++) {
             if (pe->lists)
-                free(pe->lists[k].body);
+                resp_free(&pe->lists[k]);
             for (size_t i = 0; pe->entries && pe->entries[k] && i < edition_count(pe->ed, catalog_kind_at(k)); i++)
-                free(pe->entries[k][i].body);
+                resp_free(&pe->entries[k][i]);
             if (pe->entries)
                 free(pe->entries[k]);
         }
@@ -157,6 +172,11 @@ static void render_once(app *a, route_id rt, const catalog_edition *ed, const ch
     sb_init(&resp.body);
     switch (rt) {
     case R_OPENAPI_JSON: reply_json(&resp, json_incref(a->openapi)); break;
+    case R_OPENAPI_YAML:
+        sb_append(&resp.body, a->openapi_yaml, a->openapi_yaml_len);
+        resp.status = 200;
+        resp.content_type = "application/yaml";
+        break;
     case R_SOLVERS: handle_solvers(&resp, &req, NULL); break;
     case R_SOLVER: handle_solvers(&resp, &req, param); break;
     case R_CATALOG:
@@ -167,16 +187,24 @@ static void render_once(app *a, route_id rt, const catalog_edition *ed, const ch
     if (resp.status == 200 && !resp.stream && !resp.body.oom && resp.body.data) {
         out->content_type = resp.content_type;
         out->body = sb_detach(&resp.body, &out->len);
+        etag_of(out->body, out->len, out->etag);
+        out->gz = gzip_buffer(out->body, out->len, &out->gz_len);
+        if (out->gz && out->gz_len >= out->len) {
+            free(out->gz);
+            out->gz = NULL;
+        }
+        etag_gzip(out->etag, out->gz_etag);
     }
     app_response_free(&resp);
 }
 
-/* /openapi.json, /solvers, /solvers/{name} and the /catalog answers of every entry and
+/* /openapi.json, /openapi.yaml, /solvers, /solvers/{name} and the /catalog answers of every entry and
  * edition do not change while the daemon runs: render them at start-up. Whatever fails
  * to render (out of memory) is simply rendered per request. */
 static void prebuild_responses(app *a, struct app_prebuilt *pb)
 {
     render_once(a, R_OPENAPI_JSON, NULL, NULL, &pb->openapi_json);
+    render_once(a, R_OPENAPI_YAML, NULL, NULL, &pb->openapi_yaml);
     render_once(a, R_SOLVERS, NULL, NULL, &pb->solvers);
     pb->solver = calloc(solver_count(), sizeof *pb->solver);
     for (size_t i = 0; pb->solver && i < solver_count(); i++)
@@ -215,6 +243,7 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
         return false;
     switch (rt) {
     case R_OPENAPI_JSON: p = &pb->openapi_json; break;
+    case R_OPENAPI_YAML: p = &pb->openapi_yaml; break;
     case R_SOLVERS: p = &pb->solvers; break;
     case R_SOLVER: {
         const solver_desc *s = solver_find(param);
@@ -263,10 +292,14 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
     }
     if (!p || !p->body)
         return false;
-    sb_reset(&resp->body);
-    sb_append(&resp->body, p->body, p->len);
+    bool gz = p->gz && gzip_accepted(req->accept_encoding);
     resp->status = 200;
     resp->content_type = p->content_type;
+    if (conditional_apply(req->if_none_match, resp, gz ? p->gz_etag : p->etag))
+        return true;
+    sb_reset(&resp->body);
+    sb_append(&resp->body, gz ? p->gz : p->body, gz ? p->gz_len : p->len);
+    resp->content_encoding = gz ? "gzip" : NULL;
     return !resp->body.oom;
 }
 

@@ -1,8 +1,9 @@
 /* prebuilt.h - answers that do not change while the daemon runs, rendered
  * once by app_init: the summary ("resolved") text of every catalog entry, and
- * the whole 200 answers of /openapi.json, /solvers, /solvers/{name} and
- * /catalog (lists and entries, every edition). Whatever failed to render (out
- * of memory) is simply rendered per request. app.c builds and frees it;
+ * the whole 200 answers of /openapi.json, /openapi.yaml, /solvers,
+ * /solvers/{name} and /catalog (lists and entries, every edition), each with its
+ * ETag and its gzip encoding (conditional.h, gzip.h). Whatever failed to render
+ * (out of memory) is simply rendered per request. app.c builds and frees it;
  * app_handle and the /solve writer read it. */
 #ifndef MLSYSD_PREBUILT_H
 #define MLSYSD_PREBUILT_H
@@ -18,9 +19,10 @@ struct app_prebuilt;
 struct app_prebuilt *prebuilt_build(app *a);
 void prebuilt_free(struct app_prebuilt *pb);
 
-/* The prebuilt answer for this request, if there is one: true when resp is filled.
- * Catalog answers are prebuilt for requests without query arguments or with only
- * ?catalog=. */
+/* The prebuilt answer for this request, if there is one: true when resp is filled,
+ * gzip-encoded when the request's Accept-Encoding allows it, or a 304 when its
+ * If-None-Match names it. Catalog answers are prebuilt for requests without query
+ * arguments or with only ?catalog=. */
 bool prebuilt_send(const app *a, const app_request *req, app_response *resp, route_id rt, const char *param);
 
 /* The summary text of a catalog entry (a record of the catalog, as

@@ -29,6 +29,7 @@ typedef struct {
     const char *content_type;   /* NULL if absent */
     const char *accept;         /* NULL if absent */
     const char *if_none_match;  /* NULL if absent */
+    const char *accept_encoding; /* NULL if absent */
     const char *request_id;
 } app_request;
 
@@ -43,7 +44,8 @@ typedef struct {
     int retry_after;            /* seconds, 503 */
     const char *cache_control;  /* NULL: no-store */
     const char *csp;            /* Content-Security-Policy of a page (ui.c); NULL: none */
-    char etag[24];              /* ETag, quoted; "": none */
+    char etag[24];              /* ETag, quoted; "": none (conditional.h) */
+    const char *content_encoding; /* "gzip" when the body is already encoded (gzip.h); NULL: identity */
     sweep_stream *stream;       /* non-NULL: the body comes from sweep_stream_read (sweep.h) */
     route_id route;
 } app_response;

@@ -1,16 +1,17 @@
 /* ui.c - see ui.h. The files come from the embedded table (cmake/embed.cmake
  * embeds every file directly in web/); a name is looked up exactly, so only
- * those files can be served. Each file's ETag is a 64-bit FNV-1a hash of its
- * bytes, computed once: it changes exactly when a build changes the file, and
- * a browser revalidates (Cache-Control: no-cache) instead of guessing. */
+ * those files can be served. Each file's ETag is the tag of its bytes
+ * (conditional.h), computed once: it changes exactly when a build changes the
+ * file, and a browser revalidates (Cache-Control: no-cache) instead of
+ * guessing. http.c gzip-encodes them for a client that accepts it. */
 #include "server/ui.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "catalog/embedded.h"
+#include "server/conditional.h"
 
 /* Nothing outside the daemon: scripts, styles, data and images from 'self' only. */
 static const char CSP[] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -30,7 +31,7 @@ static const struct {
 #define UI_MAX_FILES 64
 static struct {
     const embedded_file *f;
-    char etag[24];
+    char etag[ETAG_LEN];
 } files[UI_MAX_FILES];
 static size_t n_files;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -52,23 +53,10 @@ static void index_files(void)
         const embedded_file *f = &mlsysd_embedded[i];
         if (strncmp(f->path, "web/", 4) || !content_type(f->path))
             continue;
-        uint64_t h = 0xcbf29ce484222325ULL;
-        for (size_t k = 0; k < f->len; k++)
-            h = (h ^ f->data[k]) * 0x100000001b3ULL;
         files[n_files].f = f;
-        snprintf(files[n_files].etag, sizeof files[n_files].etag, "\"%016llx\"", (unsigned long long)h);
+        etag_of(f->data, f->len, files[n_files].etag);
         n_files++;
     }
-}
-
-/* If-None-Match: "*" or a comma-separated list of (possibly weak) tags. */
-static bool etag_matches(const char *header, const char *etag)
-{
-    if (!header)
-        return false;
-    if (!strcmp(header, "*"))
-        return true;
-    return strstr(header, etag) != NULL;
 }
 
 bool ui_send(const app_request *req, app_response *resp, const char *name)
@@ -80,15 +68,11 @@ bool ui_send(const app_request *req, app_response *resp, const char *name)
             continue;
         sb_reset(&resp->body);
         resp->content_type = content_type(path);
-        resp->cache_control = "no-cache";
         resp->csp = CSP;
-        snprintf(resp->etag, sizeof resp->etag, "%s", files[i].etag);
-        if (etag_matches(req->if_none_match, files[i].etag)) {
-            resp->status = 304;
-            return true;
-        }
-        sb_append(&resp->body, (const char *)files[i].f->data, files[i].f->len);
         resp->status = 200;
+        if (conditional_apply(req->if_none_match, resp, files[i].etag))
+            return true;
+        sb_append(&resp->body, (const char *)files[i].f->data, files[i].f->len);
         return !resp->body.oom;
     }
     return false;

@@ -1,0 +1,37 @@
+/* gzip.h - Content-Encoding: gzip with zlib (RFC 9110 §8.4.1.3, RFC 1952):
+ * whether a request's Accept-Encoding allows it, a whole body compressed at
+ * once (prebuilt.c at start-up, http.c for other whole answers), and a stream
+ * compressed as it is read (http.c, for sweeps). */
+#ifndef MLSYSD_GZIP_H
+#define MLSYSD_GZIP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Whether an Accept-Encoding field value allows gzip: "gzip" (or "x-gzip") with
+ * a q-value above 0, or "*" above 0 when gzip is not listed. NULL (no header)
+ * does not: identity is what a client without the header surely reads. */
+bool gzip_accepted(const char *accept_encoding);
+
+/* Whether answers of this media type are worth compressing (text, JSON, YAML,
+ * CSV, NDJSON, SVG). */
+bool gzip_compressible(const char *content_type);
+
+/* The gzip member of len bytes, malloc'd, its size in *out_len; NULL when out
+ * of memory. */
+char *gzip_buffer(const void *data, size_t len, size_t *out_len);
+
+/* A stream compressed as it is read: each read of the source (one call of src)
+ * is compressed and flushed (Z_SYNC_FLUSH), so a client of a streamed sweep
+ * sees rows as they are produced. */
+typedef struct gzip_stream gzip_stream;
+#define GZIP_STREAM_FAILED ((size_t)-1)
+/* Next bytes of the source into buf: returns 0 at its end, GZIP_STREAM_FAILED
+ * when it failed (or its own allocation did). */
+typedef size_t (*gzip_source)(void *cls, char *buf, size_t max);
+gzip_stream *gzip_stream_new(gzip_source src, void *cls);
+/* The next compressed bytes (at most max); 0 at the end, GZIP_STREAM_FAILED on failure. */
+size_t gzip_stream_read(gzip_stream *g, char *buf, size_t max);
+void gzip_stream_free(gzip_stream *g);
+
+#endif
