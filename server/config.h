@@ -16,6 +16,7 @@ typedef struct {
     char catalog_dir[512];
     size_t max_body_bytes;
     long long sweep_max_points;
+    long long batch_max_items;  /* most items of one POST /batch */
     int max_connections;
     int max_connections_per_ip;
     int connection_timeout;     /* s, idle/slow client cut-off */
