@@ -6,13 +6,28 @@
  * tp x pp, within 90 % of the accelerator's memory) and each survivor is
  * priced as a distributed step (core/distributed.h); MFU = scaling
  * efficiency x efficiency. Formulas: reference/solvers.md §21 (Narayanan et
- * al. 2021). */
+ * al. 2021). top_candidates are the five best by MFU, as mlsysim lists them.
+ *
+ * Beyond mlsysim, mode "exhaustive" searches every configuration: tp any
+ * divisor of the fleet up to max_tp (default the node size), pp any divisor
+ * of the rest up to max_pp and the model's layer count, dp the rest (at most
+ * the batch, so no rank idles), pipeline microbatches a power of two up to
+ * the per-replica batch (1 without a pipeline), ZeRO stage 0-3 and
+ * activation checkpointing off or full. Each is sized by training_memory
+ * (§15: Adam, the microbatch's activations on one stage, on the whole
+ * accelerator memory) and priced by the same distributed step (§18, with the
+ * microbatches filling the pipeline and recomputation when checkpointing).
+ * Of the configurations of one split that fit, the fastest with the least
+ * memory is kept (ZeRO changes memory, not the step, in this model); splits
+ * are ranked by step time, then memory, and the top_k are listed. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/distributed.h"
 #include "core/precision.h"
 #include "core/solver.h"
+#include "core/training_memory.h"
 #include "core/workload.h"
 
 #define MAX_POWER_OF_TWO 9            /* degrees 2^0 .. 2^9 */
@@ -25,7 +40,10 @@
 #define OVERLAP_EFFICIENCY 0.85
 #define SEQ_LEN 2048
 
-enum { I_MODEL, I_FLEET, I_BATCH, I_PRECISION, I_EFFICIENCY, I_MAX_TP, I_MAX_PP, I_OVERLAP, I_N };
+static const char *const MODES[] = {"mlsysim", "exhaustive", NULL};
+enum { MODE_MLSYSIM, MODE_EXHAUSTIVE };
+
+enum { I_MODEL, I_FLEET, I_BATCH, I_PRECISION, I_EFFICIENCY, I_MAX_TP, I_MAX_PP, I_OVERLAP, I_MODE, I_TOP_K, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to train"},
@@ -44,9 +62,16 @@ static const input_desc INPUTS[I_N] = {
                   .description = "Largest pipeline-parallel degree (null or 0: the fleet size)"},
     [I_OVERLAP] = {.name = "overlap_comm", .kind = IN_BOOLEAN, .has_default = true, .def_num = 1,
                    .description = "Overlap DP communication with the backward pass"},
+    [I_MODE] = {.name = "mode", .kind = IN_ENUM, .has_default = true, .def_str = "mlsysim", .enum_values = MODES,
+                .description = "mlsysim: its power-of-two search, ranked by MFU (parity); exhaustive: every tp, "
+                               "pp, dp, microbatch count, ZeRO stage and activation checkpointing that fits in "
+                               "memory, ranked by step time"},
+    [I_TOP_K] = {.name = "top_k", .kind = IN_INTEGER, .has_default = true, .def_num = 10, .check = CHECK_RANGE,
+                 .lo = 1, .hi = SOLVER_MAX_ROWS, .lo_is_int = true, .hi_is_int = true,
+                 .description = "Configurations listed in top_candidates by the exhaustive mode (mlsysim lists 5)"},
 };
 
-enum { O_TP, O_PP, O_DP, O_MFU, O_STEP, O_THROUGHPUT, O_SEARCHED, O_N };
+enum { O_TP, O_PP, O_DP, O_MFU, O_STEP, O_THROUGHPUT, O_SEARCHED, O_MICRO, O_ZERO, O_CKPT, O_MEMORY, O_N };
 static const output_desc OUTPUTS[O_N] = {
     [O_TP] = {"best_config.tp", OUT_INTEGER, "", "Tensor-parallel degree", true, false},
     [O_PP] = {"best_config.pp", OUT_INTEGER, "", "Pipeline-parallel degree", true, false},
@@ -54,9 +79,54 @@ static const output_desc OUTPUTS[O_N] = {
     [O_MFU] = {"best_mfu", OUT_NUMBER, "", "Scaling efficiency x efficiency of the best split", false, false},
     [O_STEP] = {"best_step_time", OUT_NUMBER, "ms", "Step latency of the best split", false, false},
     [O_THROUGHPUT] = {"best_throughput", OUT_NUMBER, "1/s", "Effective throughput of the best split", false, false},
-    [O_SEARCHED] = {"total_searched", OUT_INTEGER, "", "Splits that passed the screen and were priced", false,
-                    false},
+    [O_SEARCHED] = {"total_searched", OUT_INTEGER, "",
+                    "mlsysim: splits that passed the screen and were priced; exhaustive: configurations sized",
+                    false, false},
+    [O_MICRO] = {"best_microbatches", OUT_INTEGER, "", "Pipeline microbatches of the best configuration", true,
+                 false},
+    [O_ZERO] = {"best_zero_stage", OUT_INTEGER, "", "ZeRO stage of the best configuration (mlsysim mode: 0)", true,
+                false},
+    [O_CKPT] = {"best_activation_checkpointing", OUT_STRING, "",
+                "none or full: whether the best configuration recomputes activations", true, false},
+    [O_MEMORY] = {"best_memory_per_accelerator", OUT_NUMBER, "B",
+                  "Training memory per accelerator of the best configuration (exhaustive mode; null in mlsysim "
+                  "mode, whose screen is cruder)",
+                  false, true},
 };
+
+enum { C_TP, C_PP, C_DP, C_MICRO, C_ZERO, C_CKPT, C_STEP, C_MFU, C_THROUGHPUT, C_BUBBLE, C_MEMORY, C_N };
+static const output_desc COLUMNS[C_N] = {
+    [C_TP] = {"tp", OUT_INTEGER, "", "Tensor-parallel degree", false, false},
+    [C_PP] = {"pp", OUT_INTEGER, "", "Pipeline-parallel degree", false, false},
+    [C_DP] = {"dp", OUT_INTEGER, "", "Data-parallel replicas", false, false},
+    [C_MICRO] = {"microbatches", OUT_INTEGER, "", "Pipeline microbatches", false, false},
+    [C_ZERO] = {"zero_stage", OUT_INTEGER, "", "ZeRO stage (the lowest that fits)", false, false},
+    [C_CKPT] = {"activation_checkpointing", OUT_STRING, "", "none or full", false, false},
+    [C_STEP] = {"step_time", OUT_NUMBER, "ms", "Step latency", false, false},
+    [C_MFU] = {"mfu", OUT_NUMBER, "", "Scaling efficiency x efficiency", false, false},
+    [C_THROUGHPUT] = {"throughput", OUT_NUMBER, "1/s", "Effective throughput", false, false},
+    [C_BUBBLE] = {"bubble_fraction", OUT_NUMBER, "", "Pipeline bubble fraction", false, false},
+    [C_MEMORY] = {"memory_per_accelerator", OUT_NUMBER, "B", "Training memory per accelerator (null in mlsysim "
+                                                            "mode)",
+                  false, true},
+};
+
+static const table_desc TABLE = {
+    .name = "top_candidates",
+    .description = "mlsysim mode: the five splits with the highest MFU (ties in search order); exhaustive: the "
+                   "top_k configurations by step time, then memory",
+    .columns = COLUMNS,
+    .n_columns = C_N,
+};
+
+/* One priced configuration. */
+typedef struct {
+    double tp, pp, dp, micro;
+    int zero;
+    bool recompute;
+    double step, mfu, throughput, bubble, memory; /* memory NAN: not sized */
+    long order;                                   /* search order, for stable ranking */
+} config;
 
 /* The memory screen: fp16 weights and gradients plus Adam state per
  * accelerator, sharded by tp x pp. -1 when the model has no size. */
@@ -86,24 +156,108 @@ static void merge_warnings(solver_outputs *out, const solver_outputs *from)
     }
 }
 
-static int run_parallelism(const solver_inputs *in, solver_outputs *out, solver_error *err)
+static void put_config(solver_outputs *out, const config *c)
+{
+    int r = out_row(out);
+    if (r < 0)
+        return; /* top_k is at most SOLVER_MAX_ROWS */
+    out_cell_num(out, r, C_TP, c->tp);
+    out_cell_num(out, r, C_PP, c->pp);
+    out_cell_num(out, r, C_DP, c->dp);
+    out_cell_num(out, r, C_MICRO, c->micro);
+    out_cell_num(out, r, C_ZERO, c->zero);
+    out_cell_str(out, r, C_CKPT, c->recompute ? "full" : "none");
+    out_cell_num(out, r, C_STEP, c->step * 1e3);
+    out_cell_num(out, r, C_MFU, c->mfu);
+    out_cell_num(out, r, C_THROUGHPUT, c->throughput);
+    out_cell_num(out, r, C_BUBBLE, c->bubble);
+    if (!isnan(c->memory))
+        out_cell_num(out, r, C_MEMORY, c->memory);
+}
+
+static void put_best(solver_outputs *out, const config *best, int searched)
+{
+    out_int(out, O_TP, best->tp);
+    out_int(out, O_PP, best->pp);
+    out_int(out, O_DP, best->dp);
+    out_num(out, O_MFU, best->mfu);
+    out_num(out, O_STEP, best->step * 1e3);
+    out_num(out, O_THROUGHPUT, best->throughput);
+    out_int(out, O_SEARCHED, searched);
+    out_int(out, O_MICRO, best->micro);
+    out_int(out, O_ZERO, best->zero);
+    out_str(out, O_CKPT, best->recompute ? "full" : "none");
+    if (isnan(best->memory))
+        out_null(out, O_MEMORY);
+    else
+        out_num(out, O_MEMORY, best->memory);
+}
+
+/* Whether a ranks before b: higher MFU (mlsysim mode), or shorter step then
+ * less memory (exhaustive); equals in search order. */
+static bool ranks_before(const config *a, const config *b, bool by_step)
+{
+    if (by_step) {
+        if (a->step != b->step)
+            return a->step < b->step;
+        if (a->memory != b->memory)
+            return a->memory < b->memory;
+    } else if (a->mfu != b->mfu) {
+        return a->mfu > b->mfu;
+    }
+    return a->order < b->order;
+}
+
+/* Keep c in top (at most k, best first) if it ranks there. */
+static void keep_top(config *top, int *n, int k, const config *c, bool by_step)
+{
+    if (*n == k && !ranks_before(c, &top[k - 1], by_step))
+        return;
+    int i = *n < k ? (*n)++ : k - 1;
+    while (i > 0 && ranks_before(c, &top[i - 1], by_step)) {
+        top[i] = top[i - 1];
+        i--;
+    }
+    top[i] = *c;
+}
+
+static distributed_query step_query(const solver_inputs *in)
+{
+    return (distributed_query){
+        .model = in_model(in, I_MODEL), .fleet = in_fleet(in, I_FLEET), .batch_size = in_num(in, I_BATCH),
+        .precision = in_enum(in, I_PRECISION), .efficiency = in_num(in, I_EFFICIENCY), .ep = 1, .v_stages = 1,
+        .microbatches = 1, .overlap_comm = in_bool(in, I_OVERLAP), .overlap_efficiency = OVERLAP_EFFICIENCY,
+        .congestion = 1, .straggler = 1, .moe_imbalance = 1, .grad_accum_steps = 1, .seq_len = SEQ_LEN};
+}
+
+/* Price q's split; 0, or -1 when the step model rejects it. */
+static int price(const distributed_query *q, solver_outputs *out, config *c)
+{
+    distributed_result r;
+    solver_error ignored;
+    static _Thread_local solver_outputs msgs;
+    solver_outputs_reset(&msgs);
+    int rc = distributed_solve(q, &r, &msgs, &ignored);
+    merge_warnings(out, &msgs);
+    if (rc != 0)
+        return -1;
+    c->dp = r.dp;
+    c->step = r.step;
+    c->mfu = r.scaling_efficiency * q->efficiency;
+    c->throughput = r.throughput;
+    c->bubble = r.bubble_fraction;
+    return 0;
+}
+
+static int run_mlsysim(const solver_inputs *in, double limit_tp, double limit_pp, solver_outputs *out,
+                       solver_error *err)
 {
     const model_t *m = in_model(in, I_MODEL);
     const fleet_t *fleet = in_fleet(in, I_FLEET);
     const double n = fleet_total_accelerators(fleet);
-    const double efficiency = in_num(in, I_EFFICIENCY);
-    double limit_tp = in_has(in, I_MAX_TP) && in_num(in, I_MAX_TP) != 0 ? in_num(in, I_MAX_TP)
-                                                                        : fleet->node.accelerators_per_node;
-    double limit_pp = in_has(in, I_MAX_PP) && in_num(in, I_MAX_PP) != 0 ? in_num(in, I_MAX_PP) : n;
-
-    distributed_query q = {
-        .model = m, .fleet = fleet, .batch_size = in_num(in, I_BATCH), .precision = in_enum(in, I_PRECISION),
-        .efficiency = efficiency, .ep = 1, .v_stages = 1, .microbatches = 1, .overlap_comm = in_bool(in, I_OVERLAP),
-        .overlap_efficiency = OVERLAP_EFFICIENCY, .congestion = 1, .straggler = 1, .moe_imbalance = 1,
-        .grad_accum_steps = 1, .seq_len = SEQ_LEN};
-
-    int searched = 0;
-    double best_mfu = -INFINITY, best_tp = 0, best_pp = 0, best_dp = 0, best_step = 0, best_tput = 0;
+    distributed_query q = step_query(in);
+    config top[5];
+    int n_top = 0, searched = 0;
     for (int i = 0; i <= MAX_POWER_OF_TWO; i++) {
         double tp = ldexp(1.0, i);
         if (tp > limit_tp)
@@ -119,36 +273,121 @@ static int run_parallelism(const solver_inputs *in, solver_outputs *out, solver_
                 continue;
             q.tp = tp;
             q.pp = pp;
-            distributed_result r;
-            solver_error cand_err;
-            solver_outputs cand_msgs;
-            memset(&cand_msgs, 0, sizeof cand_msgs);
-            int rc = distributed_solve(&q, &r, &cand_msgs, &cand_err);
-            merge_warnings(out, &cand_msgs);
-            if (rc != 0)
+            config c = {.tp = tp, .pp = pp, .micro = 1, .memory = NAN, .order = searched};
+            if (price(&q, out, &c) != 0)
                 continue; /* mlsysim skips a split its step model rejects */
             searched++;
-            double mfu = r.scaling_efficiency * efficiency;
-            if (mfu > best_mfu) { /* the first of equals wins */
-                best_mfu = mfu;
-                best_tp = tp;
-                best_pp = pp;
-                best_dp = r.dp;
-                best_step = r.step;
-                best_tput = r.throughput;
-            }
+            keep_top(top, &n_top, 5, &c, false);
         }
     }
     if (searched == 0)
         return solver_fail(err, "fleet", "No valid parallelism configurations found for this cluster size.");
-    out_int(out, O_TP, best_tp);
-    out_int(out, O_PP, best_pp);
-    out_int(out, O_DP, best_dp);
-    out_num(out, O_MFU, best_mfu);
-    out_num(out, O_STEP, best_step * 1e3);
-    out_num(out, O_THROUGHPUT, best_tput);
-    out_int(out, O_SEARCHED, searched);
+    put_best(out, &top[0], searched);
+    for (int i = 0; i < n_top; i++)
+        put_config(out, &top[i]);
     return 0;
+}
+
+/* Of one split (tp, pp, microbatches), the configuration that fits with the
+ * fastest step and the least memory: no recomputation before recomputation
+ * (it adds compute), then the lowest ZeRO stage that fits. Sizes every pair
+ * tried into *sized; 0 with *found set, or -1 when the model cannot be sized. */
+static int fit_split(const training_memory_query *base, double capacity, config *c,
+                     bool *found, int *sized, solver_error *err)
+{
+    *found = false;
+    for (int rc = 0; rc < 2 && !*found; rc++) {
+        for (int zero = 0; zero <= 3; zero++) {
+            training_memory_query mq = *base;
+            mq.checkpointing = rc ? ACT_FULL : ACT_NONE;
+            mq.zero_stage = zero;
+            training_memory_result mr;
+            if (training_memory(&mq, &mr, err) != 0)
+                return -1;
+            ++*sized;
+            if (mr.total <= capacity) {
+                c->zero = zero;
+                c->recompute = rc;
+                c->memory = mr.total;
+                *found = true;
+                break;
+            }
+        }
+    }
+    return 0;
+}
+
+static int run_exhaustive(const solver_inputs *in, double limit_tp, double limit_pp, solver_outputs *out,
+                          solver_error *err)
+{
+    const model_t *m = in_model(in, I_MODEL);
+    const fleet_t *fleet = in_fleet(in, I_FLEET);
+    const double n = fleet_total_accelerators(fleet), batch = in_num(in, I_BATCH);
+    const double capacity = fleet->node.accelerator.mem_capacity;
+    const int k = in_int(in, I_TOP_K);
+    if (m->layers >= 1 && limit_pp > m->layers)
+        limit_pp = m->layers; /* a stage holds at least one layer */
+    distributed_query q = step_query(in);
+    training_memory_query mq = {.model = m, .batch_size = batch, .seq_len = SEQ_LEN,
+                                .bytes_per_element = precision_bytes(in_enum(in, I_PRECISION)),
+                                .optimizer_bytes = ADAM_STATE_BYTES, .ep = 1, .trainable_fraction = 1,
+                                .buffer_fraction = TRAINING_BUFFER_FRACTION};
+    config top[SOLVER_MAX_ROWS];
+    int n_top = 0, sized = 0;
+    long order = 0;
+    for (double tp = 1; tp <= limit_tp && tp <= n; tp++) {
+        if (fmod(n, tp) != 0)
+            continue;
+        for (double pp = 1; pp <= limit_pp && tp * pp <= n; pp++) {
+            if (fmod(n, tp * pp) != 0)
+                continue;
+            double dp = n / (tp * pp);
+            if (dp > batch)
+                continue; /* a replica without a sample */
+            double local = floor(batch / dp);
+            for (double micro = 1; micro <= (pp > 1 ? local : 1); micro *= 2) {
+                mq.tp = tp;
+                mq.pp = pp;
+                mq.dp = dp;
+                mq.grad_accum_steps = micro; /* the microbatch's activations are what a stage holds */
+                config c = {.tp = tp, .pp = pp, .micro = micro, .order = order++};
+                bool found;
+                if (fit_split(&mq, capacity, &c, &found, &sized, err) != 0)
+                    return -1;
+                if (!found)
+                    continue;
+                q.tp = tp;
+                q.pp = pp;
+                q.microbatches = micro;
+                q.activation_recomputation = c.recompute;
+                q.zero_stage = c.zero;
+                if (price(&q, out, &c) != 0)
+                    continue;
+                keep_top(top, &n_top, k, &c, true);
+            }
+        }
+    }
+    if (n_top == 0)
+        return solver_fail(err, "fleet",
+                           "No parallelism configuration fits: %d configurations sized, none within the "
+                           "accelerator's memory with ZeRO-3 and full activation checkpointing",
+                           sized);
+    put_best(out, &top[0], sized);
+    for (int i = 0; i < n_top; i++)
+        put_config(out, &top[i]);
+    return 0;
+}
+
+static int run_parallelism(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const fleet_t *fleet = in_fleet(in, I_FLEET);
+    double limit_tp = in_has(in, I_MAX_TP) && in_num(in, I_MAX_TP) != 0 ? in_num(in, I_MAX_TP)
+                                                                        : fleet->node.accelerators_per_node;
+    double limit_pp = in_has(in, I_MAX_PP) && in_num(in, I_MAX_PP) != 0 ? in_num(in, I_MAX_PP)
+                                                                        : fleet_total_accelerators(fleet);
+    if (in_enum(in, I_MODE) == MODE_EXHAUSTIVE)
+        return run_exhaustive(in, limit_tp, limit_pp, out, err);
+    return run_mlsysim(in, limit_tp, limit_pp, out, err);
 }
 
 static const char *const ALIASES[] = {"ParallelismOptimizer", NULL};
@@ -160,10 +399,12 @@ const solver_desc SOLVER_PARALLELISM = {
     .description = "mlsysim ParallelismOptimizer. Searches power-of-two tensor and pipeline degrees that divide "
                    "the fleet, screens them for memory (fp16 weights, gradients and Adam state within 90 % of the "
                    "accelerator), prices each as a distributed step and keeps the highest MFU (scaling efficiency "
-                   "x efficiency) (Narayanan et al. 2021).",
+                   "x efficiency) (Narayanan et al. 2021). mode=exhaustive searches every tp, pp, dp, microbatch "
+                   "count, ZeRO stage and activation checkpointing that fits and ranks them by step time.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .table = &TABLE,
     .run = run_parallelism,
 };

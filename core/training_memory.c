@@ -6,9 +6,9 @@
  * (Rajbhandari et al. 2020). */
 #include <math.h>
 
+#include "core/training_memory.h"
+
 #include "core/precision.h"
-#include "core/solver.h"
-#include "core/workload.h"
 
 /* engine/calibration.py: optimizer bytes per trainable parameter
  * (Adam: fp32 master weights + two moments; SGD: momentum). */
@@ -60,7 +60,7 @@ static const input_desc INPUTS[I_N] = {
                      .description = "Fraction of parameters trained (gradients and optimizer state), e.g. "
                                     "0.01 for adapters"},
     [I_BUFFER] = {.name = "communication_buffer_fraction", .kind = IN_NUMBER, .has_default = true,
-                  .def_num = 0.05, .check = CHECK_RANGE, .lo = 0, .hi = 1,
+                  .def_num = TRAINING_BUFFER_FRACTION, .check = CHECK_RANGE, .lo = 0, .hi = 1,
                   .description = "Communication buffers as a fraction of the (sharded) gradients"},
 };
 
@@ -98,49 +98,63 @@ static const output_desc OUTPUTS[O_N] = {
                    "Gradient-bucket buffers + pipeline send/receive buffers", false, false},
 };
 
-static int run_training_memory(const solver_inputs *in, solver_outputs *out, solver_error *err)
+int training_memory(const training_memory_query *q, training_memory_result *r, solver_error *err)
 {
-    const model_t *m = in_model(in, I_MODEL);
-    const hw_node *hw = in_hw(in, I_HARDWARE);
-    const double b = precision_bytes(in_enum(in, I_PRECISION));
-    const double tp = in_num(in, I_TP), pp = in_num(in, I_PP), dp = in_num(in, I_DP), ep = in_num(in, I_EP);
-    const double seq = in_num(in, I_SEQ);
-    const int zero = in_int(in, I_ZERO);
+    const model_t *m = q->model;
     if (isnan(m->parameters))
         return solver_fail(err, "model", "model '%s' has no parameter count", m->name);
     if (m->layers < 1)
         return solver_fail(err, "model", "model '%s' has no layer count (needed for activations)", m->name);
+    const double b = q->bytes_per_element;
 
     /* 1. Model-parallel shards of parameters; only the trainable fraction
      *    carries gradients and optimizer state. */
-    double params = m->parameters / (tp * pp * ep);
-    double trainable = params * in_num(in, I_TRAINABLE);
-    double weights = params * b;
-    double grads = trainable * b;
-    double opt = trainable * OPTIMIZER_BYTES[in_enum(in, I_OPTIMIZER)];
+    double params = m->parameters / (q->tp * q->pp * q->ep);
+    double trainable = params * q->trainable_fraction;
+    r->weights = params * b;
+    r->grads = trainable * b;
+    r->opt = trainable * q->optimizer_bytes;
 
     /* 2. ZeRO sharding over data-parallel ranks. */
-    if (zero >= 1)
-        opt /= dp;
-    if (zero >= 2)
-        grads /= dp;
-    if (zero >= 3)
-        weights /= dp;
+    if (q->zero_stage >= 1)
+        r->opt /= q->dp;
+    if (q->zero_stage >= 2)
+        r->grads /= q->dp;
+    if (q->zero_stage >= 3)
+        r->weights /= q->dp;
 
     /* 3. Activations of one microbatch on one pipeline stage (not split by tp). */
-    double micro = fmax(1.0, ceil(in_num(in, I_BATCH) / (dp * in_num(in, I_GAS))));
-    int stage_layers = (int)fmax(1.0, ceil((double)m->layers / pp));
+    double micro = fmax(1.0, ceil(q->batch_size / (q->dp * q->grad_accum_steps)));
+    int stage_layers = (int)fmax(1.0, ceil((double)m->layers / q->pp));
     double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
-    double act;
-    if (activation_memory(stage_layers, seq, micro, hidden, m->heads, b, CHECKPOINT_STRATEGY[in_enum(in, I_CKPT)],
-                          &act, err) != 0)
+    if (activation_memory(stage_layers, q->seq_len, micro, hidden, m->heads, b, q->checkpointing, &r->act, err) != 0)
         return -1;
 
     /* 4. Gradient buckets, plus one activation send/receive pair between stages. */
-    double buffers = grads * in_num(in, I_BUFFER) + (pp > 1 ? 2.0 * micro * seq * hidden * b : 0.0);
+    r->buffers = r->grads * q->buffer_fraction + (q->pp > 1 ? 2.0 * micro * q->seq_len * hidden * b : 0.0);
+    r->total = r->weights + r->grads + r->opt + r->act + r->buffers;
+    return 0;
+}
+
+static int run_training_memory(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const model_t *m = in_model(in, I_MODEL);
+    const hw_node *hw = in_hw(in, I_HARDWARE);
+    const training_memory_query q = {
+        .model = m, .batch_size = in_num(in, I_BATCH), .seq_len = in_num(in, I_SEQ),
+        .bytes_per_element = precision_bytes(in_enum(in, I_PRECISION)),
+        .optimizer_bytes = OPTIMIZER_BYTES[in_enum(in, I_OPTIMIZER)],
+        .checkpointing = CHECKPOINT_STRATEGY[in_enum(in, I_CKPT)], .tp = in_num(in, I_TP), .pp = in_num(in, I_PP),
+        .dp = in_num(in, I_DP), .ep = in_num(in, I_EP), .zero_stage = in_int(in, I_ZERO),
+        .grad_accum_steps = in_num(in, I_GAS), .trainable_fraction = in_num(in, I_TRAINABLE),
+        .buffer_fraction = in_num(in, I_BUFFER)};
+    training_memory_result r;
+    if (training_memory(&q, &r, err) != 0)
+        return -1;
+    const double weights = r.weights, grads = r.grads, opt = r.opt, act = r.act, buffers = r.buffers;
 
     /* 5. Fit. */
-    double total = weights + grads + opt + act + buffers;
+    double total = r.total;
     double available = hw->mem_capacity;
     out_bool(out, O_FEASIBLE, total <= available);
     out_num(out, O_TOTAL, total);
