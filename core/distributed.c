@@ -13,9 +13,13 @@
 #include <math.h>
 
 #include "core/comm.h"
+#include "core/llm.h"
 #include "core/numfmt.h"
 #include "core/precision.h"
+#include "core/training_memory.h"
 #include "core/workload.h"
+
+const char *const DISTRIBUTED_STEP_MODELS[] = {"mlsysim", "sharded", NULL};
 
 int distributed_split_check(double n, double tp, double pp, double ep, solver_error *err)
 {
@@ -53,6 +57,66 @@ static int dp_allreduce(const distributed_query *q, double dp, double b, double 
     return comm_ring_allreduce(grad, dp, node->intra_node_bw, comm_intra_node_latency(node), "fleet", t, err);
 }
 
+/* STEP_SHARDED's DP: gradients of one model-parallel shard, over the
+ * replicas' ranks as they sit in nodes: hierarchical when several share a
+ * node and they span nodes, one ring inside a node, or one ring over the
+ * fabric when each replica fills whole nodes. */
+static int dp_allreduce_sharded(const distributed_query *q, double dp, double b, double *t, solver_error *err)
+{
+    *t = 0.0;
+    if (dp <= 1)
+        return 0;
+    double grad;
+    if (workload_size_bytes(q->model, b, &grad, err) != 0)
+        return -1;
+    grad /= q->tp * q->pp;
+    if (q->is_lora)
+        grad *= 0.01;
+    const node_t *node = &q->fleet->node;
+    const fabric_t *fabric = &q->fleet->fabric;
+    double a = node->accelerators_per_node, group = q->tp * q->pp * q->ep;
+    double per_node = group >= a ? 1.0 : floor(a / group); /* DP ranks in one node */
+    if (per_node <= 1)
+        return comm_ring_allreduce(grad, dp, comm_fabric_bw(fabric), comm_inter_node_latency(fabric), "fleet", t,
+                                   err);
+    if (dp > per_node)
+        return comm_hierarchical_allreduce(grad, ceil(dp / per_node), per_node, node->intra_node_bw,
+                                           comm_fabric_bw(fabric), comm_inter_node_latency(fabric), "fleet", t, err);
+    return comm_ring_allreduce(grad, dp, node->intra_node_bw, comm_intra_node_latency(node), "fleet", t, err);
+}
+
+/* STEP_SHARDED's local step: the replica's training ops, inference_flops
+ * per sample (per token for transformers, times seq_len) x the local batch
+ * x 3 (forward and backward; 4 when recomputing), shared over its tp x pp x
+ * ep accelerators at peak x efficiency, plus the roofline's dispatch
+ * overhead; memory from training_memory. Overwrites r->node's latency,
+ * footprint and feasible. */
+static int shard_local_step(const distributed_query *q, double dp, double local, distributed_result *r,
+                            solver_error *err)
+{
+    const model_t *m = q->model;
+    if (!(m->inference_flops > 0))
+        return solver_fail(err, "model", "model '%s' has no inference_flops: the sharded step model needs them",
+                           m->name);
+    const bool per_token = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
+    const double ops = m->inference_flops * (per_token ? q->seq_len : 1.0) * local *
+                       (q->activation_recomputation ? 4.0 : 3.0);
+    const double peak = llm_peak_flops(&q->fleet->node.accelerator, q->precision);
+    r->node.latency = ops / (q->tp * q->pp * q->ep) / (peak * q->efficiency) + r->node.overhead;
+    const training_memory_query mq = {
+        .model = m, .batch_size = q->batch_size, .seq_len = q->seq_len,
+        .bytes_per_element = precision_bytes(q->precision), .optimizer_bytes = 12.0,
+        .checkpointing = q->activation_recomputation ? ACT_FULL : ACT_NONE, .tp = q->tp, .pp = q->pp, .dp = dp,
+        .ep = q->ep, .zero_stage = q->zero_stage, .grad_accum_steps = q->microbatches,
+        .trainable_fraction = q->is_lora ? 0.01 : 1.0, .buffer_fraction = TRAINING_BUFFER_FRACTION};
+    training_memory_result mem;
+    if (training_memory(&mq, &mem, err) != 0)
+        return -1;
+    r->node.footprint = mem.total;
+    r->node.feasible = mem.total <= q->fleet->node.accelerator.mem_capacity;
+    return 0;
+}
+
 int distributed_solve(const distributed_query *q, distributed_result *r, solver_outputs *msgs, solver_error *err)
 {
     const model_t *m = q->model;
@@ -72,18 +136,34 @@ int distributed_solve(const distributed_query *q, distributed_result *r, solver_
         .model = m, .hw = &node->accelerator, .batch_size = local, .precision = q->precision,
         .efficiency = q->efficiency, .is_training = true, .seq_len = q->seq_len, .zero_stage = q->zero_stage,
         .dp_size = dp, .is_lora = q->is_lora, .activation_recomputation = q->activation_recomputation};
-    if (roofline_run(&rq, &r->node, msgs, err) != 0)
+    const bool sharded = q->model_kind == STEP_SHARDED;
+    /* Sharded, the whole-model roofline gives only the overhead: its trace
+     * (the whole model's memory wall) would mislead; its warnings still apply. */
+    static _Thread_local solver_outputs whole;
+    solver_outputs_reset(&whole);
+    if (roofline_run(&rq, &r->node, sharded ? &whole : msgs, err) != 0)
         return -1;
+    for (int i = 0; sharded && i < whole.n_warnings; i++)
+        solver_warn(msgs, "%s", whole.warnings[i]);
+    if (sharded) {
+        if (shard_local_step(q, dp, local, r, err) != 0)
+            return -1;
+        solver_trace(msgs, "Memory per accelerator (training_memory): %.4g GB of %.4g GB (%s).",
+                     r->node.footprint / 1e9, node->accelerator.mem_capacity / 1e9,
+                     r->node.feasible ? "fits" : "does not fit");
+    }
     const double t_node = r->node.latency;
 
     /* 3-4. DP gradient AllReduce. */
     const double b = precision_bytes(q->precision);
     double t_dp, t_tp = 0.0, t_ep = 0.0;
-    if (dp_allreduce(q, dp, b, &t_dp, err) != 0)
+    if ((sharded ? dp_allreduce_sharded(q, dp, b, &t_dp, err) : dp_allreduce(q, dp, b, &t_dp, err)) != 0)
         return -1;
 
     /* 5. TP: per layer, a ring AllReduce of twice the activations, over
-     *    NVLink when the group fits in a node, else over the fabric. */
+     *    NVLink when the group fits in a node, else over the fabric.
+     *    STEP_SHARDED: four AllReduces of the activations (two forward,
+     *    two backward) per layer of one pipeline stage. */
     const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
     if (q->tp > 1) {
         double act = local * q->seq_len * hidden * b;
@@ -91,9 +171,9 @@ int distributed_solve(const distributed_query *q, distributed_result *r, solver_
         double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
         double alpha = in_node ? comm_intra_node_latency(node) : comm_inter_node_latency(&fleet->fabric);
         double per_layer;
-        if (comm_ring_allreduce(2.0 * act, q->tp, bw, alpha, "fleet", &per_layer, err) != 0)
+        if (comm_ring_allreduce(sharded ? act : 2.0 * act, q->tp, bw, alpha, "fleet", &per_layer, err) != 0)
             return -1;
-        t_tp = per_layer * workload_layer_count(m);
+        t_tp = sharded ? 4.0 * per_layer * ceil(workload_layer_count(m) / q->pp) : per_layer * workload_layer_count(m);
     }
 
     /* 6. EP: routed tokens (top_k experts each, inflated by imbalance) all-to-all over the fabric. */
@@ -111,7 +191,10 @@ int distributed_solve(const distributed_query *q, distributed_result *r, solver_
     if (q->v_stages < 1)
         return solver_fail(err, "v_stages", "v_stages must be >= 1, got %.0f", q->v_stages);
     r->bubble_fraction = comm_pipeline_bubble(q->pp, q->microbatches, q->v_stages);
-    r->t_bubble = q->pp > 1 ? t_node * r->bubble_fraction : 0.0;
+    if (q->pp <= 1)
+        r->t_bubble = 0.0;
+    else
+        r->t_bubble = sharded ? t_node * r->bubble_fraction / (1.0 - r->bubble_fraction) : t_node * r->bubble_fraction;
 
     /* 8. Congestion on every collective; DP syncs once per accumulation. */
     t_dp *= q->congestion;
@@ -131,7 +214,7 @@ int distributed_solve(const distributed_query *q, distributed_result *r, solver_
 
     /* 11. */
     r->scaling_efficiency = t_node / r->step;
-    r->throughput = n * r->node.throughput * r->scaling_efficiency;
+    r->throughput = sharded ? dp * local / r->step : n * r->node.throughput * r->scaling_efficiency;
     r->dp = dp;
     r->t_dp = t_dp;
     r->t_tp = t_tp;
@@ -152,7 +235,8 @@ int distributed_solve(const distributed_query *q, distributed_result *r, solver_
 /* Rows in mlsysim's validation order, so the first bad input is the one it names. */
 enum {
     I_MODEL, I_FLEET, I_TP, I_PP, I_EP, I_BATCH, I_GAS, I_EFFICIENCY, I_OVERLAP_EFF, I_MOE_IMBALANCE, I_PRECISION,
-    I_V_STAGES, I_MICROBATCHES, I_ZERO, I_LORA, I_RECOMPUTE, I_OVERLAP, I_CONGESTION, I_STRAGGLER, I_SEQ, I_N
+    I_V_STAGES, I_MICROBATCHES, I_ZERO, I_LORA, I_RECOMPUTE, I_OVERLAP, I_CONGESTION, I_STRAGGLER, I_SEQ,
+    I_STEP_MODEL, I_N
 };
 
 #define DEGREE(nm, desc) \
@@ -202,6 +286,12 @@ static const input_desc INPUTS[I_N] = {
     [I_SEQ] = {.name = "seq_len", .kind = IN_INTEGER, .has_default = true, .def_num = 2048,
                .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
                .description = "Tokens per sequence (activations and TP/EP traffic)"},
+    [I_STEP_MODEL] = {.name = "step_model", .kind = IN_ENUM, .has_default = true, .def_str = "mlsysim",
+                      .enum_values = DISTRIBUTED_STEP_MODELS,
+                      .description = "mlsysim: every accelerator runs the whole model (mlsysim as released); "
+                                     "sharded: tp x pp x ep share the step's compute, memory per accelerator "
+                                     "from training_memory (mlsysim's unreleased changes as its changelog "
+                                     "describes them)"},
 };
 
 static int check_split(const solver_inputs *in, solver_error *err)
@@ -255,7 +345,8 @@ static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_
         .activation_recomputation = in_bool(in, I_RECOMPUTE), .overlap_comm = in_bool(in, I_OVERLAP),
         .overlap_efficiency = in_num(in, I_OVERLAP_EFF), .congestion = in_num(in, I_CONGESTION),
         .straggler = in_num(in, I_STRAGGLER), .moe_imbalance = in_num(in, I_MOE_IMBALANCE),
-        .grad_accum_steps = in_num(in, I_GAS), .seq_len = in_num(in, I_SEQ)};
+        .grad_accum_steps = in_num(in, I_GAS), .seq_len = in_num(in, I_SEQ),
+        .model_kind = (step_model)in_enum(in, I_STEP_MODEL)};
     distributed_result r;
     if (distributed_solve(&q, &r, out, err) != 0)
         return -1;

@@ -15,8 +15,9 @@
  * the per-replica batch (1 without a pipeline), ZeRO stage 0-3 and
  * activation checkpointing off or full. Each is sized by training_memory
  * (§15: Adam, the microbatch's activations on one stage, on the whole
- * accelerator memory) and priced by the same distributed step (§18, with the
- * microbatches filling the pipeline and recomputation when checkpointing).
+ * accelerator memory) and priced by the distributed step (§18; by default
+ * its sharded model, where the split shares the work; microbatches fill the
+ * pipeline, recomputation when checkpointing).
  * Of the configurations of one split that fit, the fastest with the least
  * memory is kept (ZeRO changes memory, not the step, in this model); splits
  * are ranked by step time, then memory, and the top_k are listed. */
@@ -43,7 +44,10 @@
 static const char *const MODES[] = {"mlsysim", "exhaustive", NULL};
 enum { MODE_MLSYSIM, MODE_EXHAUSTIVE };
 
-enum { I_MODEL, I_FLEET, I_BATCH, I_PRECISION, I_EFFICIENCY, I_MAX_TP, I_MAX_PP, I_OVERLAP, I_MODE, I_TOP_K, I_N };
+enum {
+    I_MODEL, I_FLEET, I_BATCH, I_PRECISION, I_EFFICIENCY, I_MAX_TP, I_MAX_PP, I_OVERLAP, I_MODE, I_TOP_K, I_STEP_MODEL,
+    I_N
+};
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to train"},
@@ -69,6 +73,10 @@ static const input_desc INPUTS[I_N] = {
     [I_TOP_K] = {.name = "top_k", .kind = IN_INTEGER, .has_default = true, .def_num = 10, .check = CHECK_RANGE,
                  .lo = 1, .hi = SOLVER_MAX_ROWS, .lo_is_int = true, .hi_is_int = true,
                  .description = "Configurations listed in top_candidates by the exhaustive mode (mlsysim lists 5)"},
+    [I_STEP_MODEL] = {.name = "step_model", .kind = IN_ENUM, .nullable = true, .enum_values = DISTRIBUTED_STEP_MODELS,
+                      .description = "How each configuration's step is priced, as distributed's step_model; null: "
+                                     "mlsysim in mode mlsysim, sharded in mode exhaustive (where every "
+                                     "accelerator running the whole model would rank splits by offloading)"},
 };
 
 enum { O_TP, O_PP, O_DP, O_MFU, O_STEP, O_THROUGHPUT, O_SEARCHED, O_MICRO, O_ZERO, O_CKPT, O_MEMORY, O_N };
@@ -223,7 +231,11 @@ static void keep_top(config *top, int *n, int k, const config *c, bool by_step)
 
 static distributed_query step_query(const solver_inputs *in)
 {
+    step_model kind = in_has(in, I_STEP_MODEL) ? (step_model)in_enum(in, I_STEP_MODEL)
+                      : in_enum(in, I_MODE) == MODE_EXHAUSTIVE ? STEP_SHARDED
+                                                               : STEP_MLSYSIM;
     return (distributed_query){
+        .model_kind = kind,
         .model = in_model(in, I_MODEL), .fleet = in_fleet(in, I_FLEET), .batch_size = in_num(in, I_BATCH),
         .precision = in_enum(in, I_PRECISION), .efficiency = in_num(in, I_EFFICIENCY), .ep = 1, .v_stages = 1,
         .microbatches = 1, .overlap_comm = in_bool(in, I_OVERLAP), .overlap_efficiency = OVERLAP_EFFICIENCY,

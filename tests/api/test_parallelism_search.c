@@ -6,7 +6,8 @@
  * size, pp up to the layer count, dp up to the batch, power-of-two
  * microbatches) that fits is faster than the best. Also: the default mode
  * is mlsysim's (five candidates by MFU), a model too big for any split is a
- * 400, and a sweep over the fleet size shows the best split change.
+ * 400, and a sweep over the fleet size shows the best split change. The
+ * sharded step model itself is checked by hand.
  *
  * The fleet: two DGX H100 nodes (16 H100 of 80 GiB); Llama-3-8B at batch 64,
  * whose Adam state (96 GB unsharded) does not fit one GPU without sharding. */
@@ -76,7 +77,7 @@ static double step(int tp, int pp, int micro, int zero, bool full)
     snprintf(body, sizeof body,
              "{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":" FLEET ",\"batch_size\":%d,"
              "\"tp_size\":%d,\"pp_size\":%d,\"microbatch_count\":%d,\"zero_stage\":%d,"
-             "\"activation_recomputation\":%s,\"overlap_comm\":true}}",
+             "\"activation_recomputation\":%s,\"overlap_comm\":true,\"step_model\":\"sharded\"}}",
              BATCH, tp, pp, micro, zero, full ? "true" : "false");
     json_t *doc = solve_ok(body);
     double t = num(json_object_get(doc, "result"), "step_latency_total");
@@ -207,5 +208,40 @@ Test(parallelism_search, a_sweep_over_the_fleet_size_moves_the_best_split)
     cr_assert_not_null(doc);
     cr_expect_eq(json_array_size(json_object_get(doc, "rows")), 5);
     cr_expect_gt(json_array_size(json_object_get(doc, "transitions")), 0, "the best split never changes");
+    json_decref(doc);
+}
+
+/* distributed's sharded step by hand: two DGX H100 on InfiniBand NDR (50 GB/s,
+ * 5 us), Llama-3-8B (16.06 GFLOP per token, 8.03e9 parameters), batch 64 at
+ * tp 8, pp 1: dp 2, local batch 32.
+ *   compute: 16.06e9 x 2048 x 32 x 3 / 8 / (989 TFLOP/s x 0.5) + overhead
+ *   DP: one tp group fills a node, so a ring over the 2 nodes' fabric of the
+ *       fp16 gradient shard 8.03e9 x 2 / 8 B: M / 50e9 + 2 x 5 us
+ *   throughput: dp x local / step. */
+Test(parallelism_search, the_sharded_step_by_hand)
+{
+    json_t *sn = solve_ok("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"Llama3_8B\",\"hardware\":\"H100\","
+                          "\"batch_size\":32,\"is_training\":true,\"seq_len\":2048}}");
+    double overhead_ms = num(json_object_get(sn, "result"), "latency_overhead");
+    json_decref(sn);
+    json_t *doc = solve_ok("{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":" FLEET
+                           ",\"batch_size\":64,\"tp_size\":8,\"step_model\":\"sharded\"}}");
+    const json_t *r = json_object_get(doc, "result");
+    double compute_ms = 16.06e9 * 2048 * 32 * 3 / 8 / (989e12 * 0.5) * 1e3;
+    cr_expect(close_enough(num(r, "node_latency"), compute_ms + overhead_ms), "node_latency %.17g, want %.17g",
+              num(r, "node_latency"), compute_ms + overhead_ms);
+    double dp_ms = (8.03e9 * 2 / 8 / 50e9 + 2 * 5e-6) * 1e3;
+    cr_expect(close_enough(num(r, "dp_communication_latency"), dp_ms), "dp %.17g, want %.17g",
+              num(r, "dp_communication_latency"), dp_ms);
+    cr_expect_eq(num(r, "pipeline_bubble_latency"), 0);
+    cr_expect(close_enough(num(r, "effective_throughput"), 2 * 32 / (num(r, "step_latency_total") / 1e3)));
+    cr_expect(close_enough(num(r, "scaling_efficiency"), num(r, "node_latency") / num(r, "step_latency_total")));
+    /* the same split with a pipeline of 2 and 4 microbatches: bubble = local step x b / (1 - b), b = 1/5 */
+    json_decref(doc);
+    doc = solve_ok("{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":" FLEET
+                   ",\"batch_size\":64,\"tp_size\":4,\"pp_size\":2,\"microbatch_count\":4,\"step_model\":\"sharded\"}}");
+    r = json_object_get(doc, "result");
+    cr_expect(close_enough(num(r, "bubble_fraction"), 0.2));
+    cr_expect(close_enough(num(r, "pipeline_bubble_latency"), num(r, "node_latency") * 0.2 / 0.8));
     json_decref(doc);
 }
