@@ -8,7 +8,17 @@
  * transitions, which compare each point with its neighbour one step back on
  * every axis: that needs a window of one byte per categorical output per point
  * reaching back one step of the outermost varying axis. It is capped; past the
- * cap the response says transitions were omitted. */
+ * cap the response says transitions were omitted.
+ *
+ * Shards: `shard: {index, count}` (GET: shard=3/16) computes one of `count`
+ * contiguous runs of the points, so that the shards' CSV or NDJSON bodies,
+ * concatenated in index order, are byte for byte the unsharded body: shard 0
+ * alone carries the CSV header, and no shard repeats anything else. A JSON
+ * shard is a whole document of its own rows (see write_header). The point cap
+ * applies to one shard's points, the work of one request. `index: true` puts
+ * each point's global number first in its row. */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,6 +94,9 @@ struct sweep_stream {
     int n_axes;
     int checked[MAX_AXES];              /* axis inputs in input order: the order /solve checks bounds in */
     unsigned long long points, next;
+    unsigned long long first, end;      /* this shard's points: [first, end) of [0, points) */
+    unsigned long long shard_index, shard_count; /* shard_count 0: not sharded */
+    bool with_index;                    /* rows start with the point's global index */
     unsigned long long stride[MAX_AXES];
     int out_cols[SOLVER_MAX_OUTPUTS];   /* projected outputs */
     bool qualified[SOLVER_MAX_OUTPUTS]; /* output shares its name with an axis input: column "result.<name>" */
@@ -539,7 +552,7 @@ static bool is_member_name(const solver_desc *s, const char *name)
  * axis; everything else goes through the same query mapping as GET /solve. */
 static int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
 {
-    static const char *const reserved[] = {"catalog", "format", "outputs", NULL};
+    static const char *const reserved[] = {"catalog", "format", "outputs", "shard", "index", NULL};
     app_request scalar = *req;
     scalar.n_query = 0;
     json_t *axes = json_array();
@@ -548,8 +561,12 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
         const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
         if (!strcmp(k, "outputs")) {
             json_object_set_new(body, "outputs", split_commas(v, NULL, false));
-        } else if (!strcmp(k, "format") || !strcmp(k, "catalog")) {
+        } else if (!strcmp(k, "format") || !strcmp(k, "catalog") || !strcmp(k, "shard")) {
             json_object_set_new(body, k, json_string(v));
+        } else if (!strcmp(k, "index")) {
+            /* a bare ?index means true; anything but true/false/1/0 stays text for the body's check */
+            bool t = !*v || !strcmp(v, "true") || !strcmp(v, "1"), f = !strcmp(v, "false") || !strcmp(v, "0");
+            json_object_set_new(body, k, t || f ? json_boolean(t) : json_string(v));
         } else if (strchr(v, ',') && is_member_name(s, k)) {
             json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, NULL, true)));
         } else if (strchr(v, ',') && !strchr(k, '.') && !is_list_input(s, k)) {
@@ -624,12 +641,79 @@ static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
     return 0;
 }
 
+/* "3/16": shard 3 of 16. Strict: digits, one slash, digits. */
+static bool shard_from_text(const char *t, unsigned long long *index, unsigned long long *count)
+{
+    char *end;
+    if (*t < '0' || *t > '9')
+        return false;
+    errno = 0;
+    *index = strtoull(t, &end, 10);
+    if (errno || *end != '/' || end[1] < '0' || end[1] > '9')
+        return false;
+    *count = strtoull(end + 1, &end, 10);
+    return !errno && !*end;
+}
+
+/* shard: {"index": 3, "count": 16}, or "3/16" (the query's form, which the CLI's --shard passes on). */
+static int parse_shard(sweep_stream *st, const json_t *j, api_error *err)
+{
+    static const char *const usage = "shard is {\"index\": 3, \"count\": 16} or \"3/16\": shard 3 of 16, counting from 0";
+    if (!j)
+        return 0;
+    unsigned long long index, count;
+    if (json_is_string(j)) {
+        if (!shard_from_text(json_string_value(j), &index, &count))
+            return api_fail(err, 400, "invalid-input", "shard", "%s; got '%.40s'", usage, json_string_value(j));
+    } else if (json_is_object(j)) {
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)j, key, val) {
+            if (strcmp(key, "index") && strcmp(key, "count"))
+                return api_fail(err, 400, "invalid-input", "shard", "unknown shard field '%.60s'; %s", key, usage);
+        }
+        const json_t *ji = json_object_get(j, "index"), *jn = json_object_get(j, "count");
+        if (!json_is_integer(jn) || json_integer_value(jn) < 1)
+            return api_fail(err, 400, "invalid-input", "shard.count", "shard count must be an integer >= 1; %s", usage);
+        if (!json_is_integer(ji) || json_integer_value(ji) < 0)
+            return api_fail(err, 400, "invalid-input", "shard.index", "shard index must be an integer >= 0; %s", usage);
+        index = (unsigned long long)json_integer_value(ji);
+        count = (unsigned long long)json_integer_value(jn);
+    } else {
+        return api_fail(err, 400, "invalid-input", "shard", "%s", usage);
+    }
+    if (count < 1)
+        return api_fail(err, 400, "invalid-input", "shard", "shard count must be at least 1; %s", usage);
+    if (index >= count)
+        return api_fail(err, 400, "invalid-input", "shard", "shard index %llu is not below the count %llu; %s", index,
+                        count, usage);
+    st->shard_index = index;
+    st->shard_count = count;
+    return 0;
+}
+
+/* The shard's run of points: the first `points % count` shards have one point
+ * more than the others, so the runs differ by at most one and tile [0, points). */
+static void shard_range(sweep_stream *st)
+{
+    st->first = 0;
+    st->end = st->points;
+    if (!st->shard_count)
+        return;
+    unsigned long long q = st->points / st->shard_count, r = st->points % st->shard_count, i = st->shard_index;
+    st->first = i * q + (i < r ? i : r);
+    st->end = st->first + q + (i < r);
+}
+
 static int count_points(sweep_stream *st, unsigned long long cap, api_error *err)
 {
     long double total = 1;
     for (int i = 0; i < st->n_axes; i++)
         total *= (long double)st->axes[i].n;
-    if (total > (long double)cap) {
+    if (st->shard_count && total > (long double)LLONG_MAX)
+        return api_fail(err, 413, "too-many-points", "axes",
+                        "the sweep has more than %lld points, more than a point's index can count", LLONG_MAX);
+    if (!st->shard_count && total > (long double)cap) {
         char count[48];
         if (total < 1e19L)
             snprintf(count, sizeof count, "%.0Lf", total);
@@ -640,6 +724,13 @@ static int count_points(sweep_stream *st, unsigned long long cap, api_error *err
                         count, cap);
     }
     st->points = (unsigned long long)total;
+    shard_range(st);
+    if (st->end - st->first > cap)
+        return api_fail(err, 413, "too-many-points", "shard",
+                        "shard %llu/%llu has %llu of the sweep's %llu points; the cap is %llu per request "
+                        "(--sweep-max-points / MLSYSD_SWEEP_MAX_POINTS): use more shards",
+                        st->shard_index, st->shard_count, st->end - st->first, st->points, cap);
+    st->next = st->first;
     st->stride[st->n_axes - 1] = 1;
     for (int i = st->n_axes - 2; i >= 0; i--)
         st->stride[i] = st->stride[i + 1] * st->axes[i + 1].n;
@@ -688,9 +779,10 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         json_t *val;
         json_object_foreach(body, key, val) {
             if (strcmp(key, "solver") && strcmp(key, "inputs") && strcmp(key, "axes") && strcmp(key, "outputs") &&
-                strcmp(key, "format") && strcmp(key, "catalog")) {
+                strcmp(key, "format") && strcmp(key, "catalog") && strcmp(key, "shard") && strcmp(key, "index")) {
                 api_fail(&err, 400, "unknown-field", key,
-                         "unknown field '%.80s'; a /sweep body has solver, inputs, axes, outputs, format and catalog",
+                         "unknown field '%.80s'; a /sweep body has solver, inputs, axes, outputs, format, catalog, "
+                         "shard and index",
                          key);
                 goto fail;
             }
@@ -735,6 +827,14 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     }
     if (parse_outputs(st, json_object_get(body, "outputs"), &err) != 0)
         goto fail;
+    const json_t *jx = json_object_get(body, "index");
+    if (jx && !json_is_boolean(jx)) {
+        api_fail(&err, 400, "invalid-input", "index", "index must be true or false (true: rows start with the point's index)");
+        goto fail;
+    }
+    st->with_index = json_is_true(jx);
+    if (parse_shard(st, json_object_get(body, "shard"), &err) != 0)
+        goto fail;
 
     const json_t *axes = json_object_get(body, "axes");
     if (!json_is_array(axes) || json_array_size(axes) == 0) {
@@ -776,10 +876,14 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     st->timeout = a->cfg->request_timeout;
     resp->status = 200;
     resp->stream = st;
-    resp->content_type = st->fmt == FMT_CSV      ? "text/csv; charset=utf-8; header=present"
+    resp->content_type = st->fmt == FMT_CSV      ? (st->shard_index ? "text/csv; charset=utf-8; header=absent"
+                                                                   : "text/csv; charset=utf-8; header=present")
                          : st->fmt == FMT_NDJSON ? "application/x-ndjson"
                                                  : "application/json";
-    if (st->fmt == FMT_CSV)
+    if (st->fmt == FMT_CSV && st->shard_count)
+        snprintf(resp->disposition, sizeof resp->disposition, "attachment; filename=\"sweep-%s.part-%llu-of-%llu.csv\"",
+                 s->name, st->shard_index, st->shard_count);
+    else if (st->fmt == FMT_CSV)
         snprintf(resp->disposition, sizeof resp->disposition, "attachment; filename=\"sweep-%s.csv\"", s->name);
     return 0;
 fail:
@@ -934,7 +1038,12 @@ static void write_header(sweep_stream *st)
 {
     strbuf *b = &st->buf;
     const solver_desc *s = st->s;
+    /* Shard 0 alone starts a CSV or NDJSON body, so that the shards concatenate. */
+    if (st->fmt != FMT_JSON && st->shard_index > 0)
+        return;
     if (st->fmt == FMT_CSV) {
+        if (st->with_index)
+            sb_puts(b, "index,");
         for (int a = 0; a < st->n_axes; a++) {
             sb_puts(b, st->axes[a].label);
             csv_unit(b, axis_unit(st, a));
@@ -956,13 +1065,22 @@ static void write_header(sweep_stream *st)
     sb_json_string(b, edition_name(st->ed));
     sb_puts(b, ",\"catalog_version\":");
     sb_json_string(b, edition_version(st->ed));
-    sb_printf(b, ",\"points\":%llu,\"axes\":[", st->points);
+    sb_printf(b, ",\"points\":%llu,", st->points);
+    /* A JSON shard is a document of its own rows: their concatenation in
+     * shard order is the unsharded rows; transitions are those between two
+     * points of the shard. */
+    if (st->shard_count)
+        sb_printf(b, "\"shard\":{\"index\":%llu,\"count\":%llu,\"first_point\":%llu,\"points\":%llu},", st->shard_index,
+                  st->shard_count, st->first, st->end - st->first);
+    sb_puts(b, "\"axes\":[");
     for (int a = 0; a < st->n_axes; a++) {
         sb_puts(b, a ? ",{\"input\":" : "{\"input\":");
         sb_json_string(b, st->axes[a].label);
         sb_printf(b, ",\"count\":%zu}", st->axes[a].n);
     }
     sb_puts(b, "],\"columns\":[");
+    if (st->with_index)
+        sb_puts(b, "\"index\",");
     for (int a = 0; a < st->n_axes; a++) {
         if (a)
             sb_putc(b, ',');
@@ -1037,6 +1155,8 @@ static void track_transitions(sweep_stream *st, unsigned long long q, const size
         if (idx[a] == 0)
             continue;
         unsigned long long p = q - st->stride[a];
+        if (p < st->first)
+            continue; /* in an earlier shard */
         const uint8_t *prev = st->window + (size_t)(p % st->window_len) * (size_t)st->n_cat;
         for (int c = 0; c < st->n_cat; c++) {
             uint8_t x = prev[c], y = codes[c];
@@ -1074,9 +1194,11 @@ static void write_row(sweep_stream *st, unsigned long long p)
     strbuf *b = &st->buf;
     bool csv = st->fmt == FMT_CSV, nd = st->fmt == FMT_NDJSON;
     if (st->fmt == FMT_JSON)
-        sb_puts(b, p ? ",[" : "[");
+        sb_puts(b, p > st->first ? ",[" : "[");
     else if (nd)
         sb_putc(b, '{');
+    if (st->with_index)
+        sb_printf(b, nd ? "\"index\":%llu," : "%llu,", p);
     for (int a = 0; a < st->n_axes; a++) {
         if (a)
             sb_putc(b, ',');
@@ -1164,8 +1286,12 @@ static void write_transition(sweep_stream *st, const transition *t)
 
 static void timeout_message(sweep_stream *st, char *msg, size_t n)
 {
-    snprintf(msg, n, "sweep cut off by the request timeout (%g s) after %llu of %llu points", st->timeout, st->next,
-             st->points);
+    if (st->shard_count)
+        snprintf(msg, n, "sweep cut off by the request timeout (%g s) after %llu of the %llu points of shard %llu/%llu",
+                 st->timeout, st->next - st->first, st->end - st->first, st->shard_index, st->shard_count);
+    else
+        snprintf(msg, n, "sweep cut off by the request timeout (%g s) after %llu of %llu points", st->timeout,
+                 st->next, st->points);
 }
 
 /* CSV and NDJSON end with one more line when the sweep was cut off, so a
@@ -1179,7 +1305,7 @@ static void write_trailer(sweep_stream *st)
             return;
         timeout_message(st, msg, sizeof msg);
         if (st->fmt == FMT_CSV) {
-            for (int i = 0; i < st->n_axes + st->n_out; i++)
+            for (int i = 0; i < st->n_axes + st->n_out + st->with_index; i++)
                 sb_putc(b, ',');
             sb_csv_field(b, msg);
             sb_puts(b, "\r\n");
@@ -1230,7 +1356,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
             st->stage = 1;
         } else if (st->stage == 1) {
             unsigned long long start = st->next;
-            while (st->next < st->points && st->buf.len < CHUNK) {
+            while (st->next < st->end && st->buf.len < CHUNK) {
                 write_row(st, st->next);
                 st->next++;
                 if ((st->next & 1023) == 0 && timed_out(st)) {
@@ -1239,7 +1365,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
                 }
             }
             metrics_sweep_points(st->next - start);
-            if (st->next >= st->points || st->timed_out)
+            if (st->next >= st->end || st->timed_out)
                 st->stage = 2;
         } else {
             write_trailer(st);
