@@ -1,4 +1,5 @@
-/* main.c - mlsysd: configuration, start-up, signals and graceful stop. */
+/* main.c - mlsysd: configuration, start-up, signals and graceful stop; or,
+ * when the first argument names one, a batch command (cli.h). */
 #include <arpa/inet.h>
 #include <stdbool.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "server/cli.h"
 #include "server/http.h"
 
 /* --healthcheck: GET /healthz on loopback with a plain socket, so that the
@@ -83,6 +85,8 @@ static double elapsed(const struct timespec *t0)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && cli_is_command(argv[1]))
+        return cli_main(argc - 1, argv + 1);
     config cfg;
     config_defaults(&cfg);
     char msg[600];
