@@ -4,10 +4,10 @@
  * responsible_engineering (§26) and scaling (§17).
  *
  * Inputs are built by hand the way the generic layer leaves them (defaults
- * from the descriptor, bound checks and constraints, then run()), on
- * hand-made accelerators and workloads with round numbers, so every expected
- * value is a short calculation written next to it. Golden parity over HTTP
- * is in tests/api/test_golden.c. */
+ * from the descriptor, bound checks and constraints, then run();
+ * solver_fixture.h), on hand-made accelerators and workloads with round
+ * numbers, so every expected value is a short calculation written next to
+ * it. Golden parity over HTTP is in tests/api/test_golden.c. */
 #include <criterion/criterion.h>
 
 #include <math.h>
@@ -18,132 +18,7 @@
 #include "core/model.h"
 #include "core/precision.h"
 #include "core/solver.h"
-
-/* ---- harness: one solver call at a time ------------------------------------ */
-
-static const solver_desc *S;
-static solver_inputs IN;
-static solver_outputs OUT;
-static solver_error ERR;
-
-static void use_solver(const char *name)
-{
-    S = solver_find(name);
-    cr_assert_not_null(S, "solver %s is not registered", name);
-    memset(&IN, 0, sizeof IN);
-    for (size_t i = 0; i < S->n_inputs; i++) {
-        const input_desc *d = &S->inputs[i];
-        if (!d->has_default)
-            continue;
-        IN.v[i].present = IN.v[i].defaulted = true;
-        if (d->kind == IN_ENUM) {
-            int k = -1;
-            for (int j = 0; d->enum_values[j]; j++)
-                if (strcmp(d->enum_values[j], d->def_str) == 0)
-                    k = j;
-            cr_assert_geq(k, 0, "default %s of %s is not one of its values", d->def_str, d->name);
-            IN.v[i].enum_index = k;
-        } else {
-            IN.v[i].num = d->def_num;
-        }
-    }
-}
-
-static input_value *slot(const char *name)
-{
-    int i = solver_input_index(S, name);
-    cr_assert_geq(i, 0, "%s has no input %s", S->name, name);
-    input_value *x = &IN.v[i];
-    x->present = true;
-    x->defaulted = false;
-    return x;
-}
-
-static void set_num(const char *name, double v) { slot(name)->num = v; }
-
-/* An integer literal, printed as an int in validation messages. */
-static void set_int(const char *name, double v)
-{
-    input_value *x = slot(name);
-    x->num = v;
-    x->num_was_int = true;
-}
-
-static void set_enum(const char *name, const char *value)
-{
-    int i = solver_input_index(S, name);
-    cr_assert_geq(i, 0);
-    const char *const *values = S->inputs[i].enum_values;
-    int k = -1;
-    for (int j = 0; values[j]; j++)
-        if (strcmp(values[j], value) == 0)
-            k = j;
-    cr_assert_geq(k, 0, "%s is not a value of %s", value, name);
-    slot(name)->enum_index = k;
-}
-
-static void set_ref(const char *name, const void *rec, record_kind kind)
-{
-    input_value *x = slot(name);
-    x->ref = rec;
-    x->ref_kind = (unsigned char)kind;
-}
-
-static void set_hw(const hw_node *h) { set_ref("hardware", h, REC_HARDWARE); }
-static void set_model(const model_t *m) { set_ref("model", m, REC_MODEL); }
-
-/* As the server does: bound checks in table order, constraints, then run(). */
-static int solve(void)
-{
-    memset(&OUT, 0, sizeof OUT);
-    memset(&ERR, 0, sizeof ERR);
-    for (size_t i = 0; i < S->n_inputs; i++)
-        if (solver_check_input(S, i, &IN.v[i], &ERR) != 0)
-            return -1;
-    if (solver_check_constraints(S, &IN, &ERR) != 0)
-        return -1;
-    return S->run(&IN, &OUT, &ERR);
-}
-
-static void solve_ok(void)
-{
-    int rc = solve();
-    cr_assert_eq(rc, 0, "%s failed: [%s] %s", S->name, ERR.field, ERR.detail);
-}
-
-static void solve_fails(const char *field, const char *detail)
-{
-    cr_assert_neq(solve(), 0, "%s should fail", S->name);
-    cr_expect_eq(ERR.status, 400);
-    cr_expect_str_eq(ERR.field, field);
-    cr_expect(strstr(ERR.detail, detail) != NULL, "detail \"%s\" lacks \"%s\"", ERR.detail, detail);
-}
-
-static const output_value *out(const char *name)
-{
-    int i = solver_output_index(S, name);
-    cr_assert_geq(i, 0, "%s has no output %s", S->name, name);
-    return &OUT.v[i];
-}
-
-static double num(const char *name)
-{
-    const output_value *v = out(name);
-    cr_assert(!v->is_null, "%s is null", name);
-    return v->num;
-}
-
-static bool rel_eq(double a, double b)
-{
-    if (a == b)
-        return true;
-    return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
-}
-
-#define expect_num(name, want) \
-    cr_expect(rel_eq(num(name), (want)), "%s = %.17g, want %.17g", name, num(name), (double)(want))
-#define expect_str(name, want) cr_expect_str_eq(out(name)->str, (want), "%s", name)
-#define expect_flag(name, want) cr_expect_eq(num(name) != 0, (want), "%s", name)
+#include "solver_fixture.h"
 
 /* ---- hand-made accelerators and workloads ------------------------------------ */
 
@@ -203,8 +78,8 @@ static void compress(const model_t *m, const hw_node *h, const char *method, int
                      const char *type)
 {
     use_solver("compression");
-    set_model(m);
-    set_hw(h);
+    set_model("model", m);
+    set_hw("hardware", h);
     set_enum("method", method);
     set_int("target_bitwidth", bits);
     set_num("sparsity", sparsity);
@@ -217,8 +92,8 @@ Test(compression, defaults_are_int8_quantization)
     hw_node h = mk_hw();
     model_t m = llm();
     use_solver("compression");
-    set_model(&m);
-    set_hw(&h);
+    set_model("model", &m);
+    set_hw("hardware", &h);
     solve_ok();
     /* 32 / 8 = 4; memory-bound, so the speed-up is the ratio. */
     expect_num("original_size", 4e9);
@@ -377,17 +252,17 @@ Test(compression, validation_messages)
     hw_node h = mk_hw();
     model_t m = llm();
     use_solver("compression");
-    set_model(&m);
-    set_hw(&h);
+    set_model("model", &m);
+    set_hw("hardware", &h);
     set_int("target_bitwidth", 0);
-    solve_fails("target_bitwidth", "target_bitwidth must be >= 1, got 0");
+    solve_fails_with("target_bitwidth", "target_bitwidth must be >= 1, got 0");
     use_solver("compression");
-    set_model(&m);
-    set_hw(&h);
+    set_model("model", &m);
+    set_hw("hardware", &h);
     set_num("sparsity", 1.5);
-    solve_fails("sparsity", "sparsity must be in [0.0, 1.0], got 1.5");
+    solve_fails_with("sparsity", "sparsity must be in [0.0, 1.0], got 1.5");
     set_num("sparsity", -0.25);
-    solve_fails("sparsity", "sparsity must be in [0.0, 1.0], got -0.25");
+    solve_fails_with("sparsity", "sparsity must be in [0.0, 1.0], got -0.25");
 }
 
 Test(compression, records_it_cannot_use)
@@ -395,17 +270,17 @@ Test(compression, records_it_cannot_use)
     hw_node h = mk_hw();
     model_t empty = mk_model(WL_GENERIC, NAN, NAN);
     use_solver("compression");
-    set_model(&empty);
-    set_hw(&h);
-    solve_fails("model", "no 'parameters'");
+    set_model("model", &empty);
+    set_hw("hardware", &h);
+    solve_fails_with("model", "no 'parameters'");
     /* Quantization needs the roofline regime: no bandwidth is a 400, not a division by zero. */
     model_t m = llm();
     hw_node flat = mk_hw();
     flat.mem_bandwidth = 0;
     use_solver("compression");
-    set_model(&m);
-    set_hw(&flat);
-    solve_fails("hardware", "positive peak_flops and memory bandwidth");
+    set_model("model", &m);
+    set_hw("hardware", &flat);
+    solve_fails_with("hardware", "positive peak_flops and memory bandwidth");
     /* Pruning does not look at the hardware. */
     compress(&m, &flat, "pruning", 8, 0.5, "structured");
     expect_num("inference_speedup", 2.0);
@@ -418,9 +293,9 @@ Test(compression, records_it_cannot_use)
 static void efficiency(const hw_node *h, const char *type, bool flash, const char *prec, double eff)
 {
     use_solver("efficiency");
-    set_hw(h);
+    set_hw("hardware", h);
     set_enum("workload_type", type);
-    slot("use_flash_attention")->num = flash;
+    set_bool("use_flash_attention", flash);
     set_enum("precision", prec);
     set_num("efficiency", eff);
     solve_ok();
@@ -432,7 +307,7 @@ Test(efficiency, defaults_ffn_at_half)
      * stall = max(0, 0.5 - 0.45) = 0.05. No model needed. */
     hw_node h = mk_hw();
     use_solver("efficiency");
-    set_hw(&h);
+    set_hw("hardware", &h);
     solve_ok();
     expect_num("mfu", 0.5);
     expect_num("peak_flops", 1e14);
@@ -501,9 +376,9 @@ Test(efficiency, efficiency_out_of_range)
 {
     hw_node h = mk_hw();
     use_solver("efficiency");
-    set_hw(&h);
+    set_hw("hardware", &h);
     set_num("efficiency", 1.5);
-    solve_fails("efficiency", "efficiency must be in [0.0, 1.0], got 1.5");
+    solve_fails_with("efficiency", "efficiency must be in [0.0, 1.0], got 1.5");
 }
 
 /* ======================================================================== */
@@ -516,8 +391,8 @@ Test(efficiency, efficiency_out_of_range)
 static void sensitivity(const model_t *m, const hw_node *h, const char *prec, double pct)
 {
     use_solver("sensitivity");
-    set_model(m);
-    set_hw(h);
+    set_model("model", m);
+    set_hw("hardware", h);
     set_enum("precision", prec);
     set_num("perturbation_pct", pct);
     solve_ok();
@@ -531,8 +406,8 @@ Test(sensitivity, memory_bound_binds_on_bandwidth)
     hw_node h = mk_hw();
     model_t m = llm();
     use_solver("sensitivity");
-    set_model(&m);
-    set_hw(&h);
+    set_model("model", &m);
+    set_hw("hardware", &h);
     solve_ok(); /* defaults: fp16, 10 %, efficiency 0.5 */
     expect_num("baseline_latency", 2.21);
     expect_num("sensitivities.peak_flops", 0.0);
@@ -621,20 +496,20 @@ Test(sensitivity, bad_inputs)
     hw_node h = mk_hw();
     model_t m = llm();
     use_solver("sensitivity");
-    set_model(&m);
-    set_hw(&h);
+    set_model("model", &m);
+    set_hw("hardware", &h);
     set_num("perturbation_pct", -100);
-    solve_fails("perturbation_pct", "perturbation_pct must be > -100");
+    solve_fails_with("perturbation_pct", "perturbation_pct must be > -100");
     use_solver("sensitivity");
-    set_model(&m);
-    set_hw(&h);
+    set_model("model", &m);
+    set_hw("hardware", &h);
     set_int("efficiency", 0);
-    solve_fails("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
+    solve_fails_with("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
     model_t empty = mk_model(WL_GENERIC, NAN, NAN);
     use_solver("sensitivity");
-    set_model(&empty);
-    set_hw(&h);
-    solve_fails("model", "no 'parameters'");
+    set_model("model", &empty);
+    set_hw("hardware", &h);
+    solve_fails_with("model", "no 'parameters'");
 }
 
 /* ======================================================================== */
@@ -644,7 +519,7 @@ Test(sensitivity, bad_inputs)
 static void synthesis(const model_t *m, double target_s, const char *prec, double eff)
 {
     use_solver("synthesis");
-    set_model(m);
+    set_model("model", m);
     set_num("target_latency", target_s);
     set_enum("precision", prec);
     set_num("efficiency", eff);
@@ -688,23 +563,23 @@ Test(synthesis, bad_inputs)
 {
     model_t m = llm();
     use_solver("synthesis");
-    set_model(&m);
+    set_model("model", &m);
     set_num("target_latency", 0);
-    solve_fails("target_latency", "target_latency must be positive, got 0.0 ms");
+    solve_fails_with("target_latency", "target_latency must be positive, got 0.0 ms");
     set_num("target_latency", 0.02);
     set_int("efficiency", 0);
-    solve_fails("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
+    solve_fails_with("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
     model_t empty = mk_model(WL_GENERIC, NAN, NAN);
     use_solver("synthesis");
-    set_model(&empty);
+    set_model("model", &empty);
     set_num("target_latency", 0.02);
-    solve_fails("model", "no 'parameters'");
+    solve_fails_with("model", "no 'parameters'");
     model_t weightless = mk_model(WL_GENERIC, NAN, 1e9);
     weightless.model_size = 0;
     use_solver("synthesis");
-    set_model(&weightless);
+    set_model("model", &weightless);
     set_num("target_latency", 0.02);
-    solve_fails("model", "has no weight bytes");
+    solve_fails_with("model", "has no weight bytes");
 }
 
 /* ======================================================================== */
@@ -754,11 +629,11 @@ Test(responsible_engineering, bad_inputs)
 {
     use_solver("responsible_engineering");
     set_num("base_training_time", -1);
-    solve_fails("base_training_time", "base_training_time must be non-negative, got -1.0 s");
+    solve_fails_with("base_training_time", "base_training_time must be non-negative, got -1.0 s");
     use_solver("responsible_engineering");
     set_num("base_training_time", 1);
     set_int("delta", 2);
-    solve_fails("delta", "delta must be in [0.0, 1.0], got 2");
+    solve_fails_with("delta", "delta must be in [0.0, 1.0], got 2");
 }
 
 /* ======================================================================== */
@@ -782,7 +657,7 @@ Test(scaling, chinchilla_optimum)
     expect_num("tokens_per_parameter", 20.0);
     /* A null target and a zero target (falsy upstream) are the same question. */
     scaling(1.2e20);
-    slot("target_model_size")->is_null = true;
+    set_null("target_model_size");
     solve_ok();
     expect_num("optimal_parameters", 1e9);
     scaling(1.2e20);
@@ -822,5 +697,5 @@ Test(scaling, time_budget_conversion_and_bounds)
     cr_expect(dim_eq(*d->alt_dim, DIM_TIME));
     cr_expect(rel_eq(86400 * d->alt_factor, 3.417984e19), "alt_factor %.17g", d->alt_factor);
     scaling(-1);
-    solve_fails("compute_budget", "compute_budget must be non-negative, got -1.0 flop");
+    solve_fails_with("compute_budget", "compute_budget must be non-negative, got -1.0 flop");
 }

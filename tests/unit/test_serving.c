@@ -6,9 +6,10 @@
  *
  * Inputs are built by hand the way the generic layer leaves them (defaults
  * from the descriptor; then the bound checks, the descriptor's constraints
- * and run()), on a made-up LLM and accelerators with round numbers, so each
- * expected value is a short calculation written beside it. The golden files
- * check the same solvers on the catalog through HTTP (tests/api). */
+ * and run(); solver_fixture.h), on a made-up LLM and accelerators with
+ * round numbers, so each expected value is a short calculation written
+ * beside it. The golden files check the same solvers on the catalog
+ * through HTTP (tests/api). */
 #include <criterion/criterion.h>
 
 #include <math.h>
@@ -20,6 +21,7 @@
 #include "core/precision.h"
 #include "core/queueing.h"
 #include "core/solver.h"
+#include "solver_fixture.h"
 
 /* ---- the made-up records --------------------------------------------------------- */
 
@@ -63,141 +65,6 @@ static hw_node toy_wafer(void)
     return h;
 }
 
-/* ---- harness: one solver call at a time ------------------------------------------- */
-
-static const solver_desc *S;
-static solver_inputs IN;
-static solver_outputs OUT;
-static solver_error ERR;
-
-/* Select a solver and fill its defaults as the generic layer does (a
- * nullable input without a default is null). */
-static void use_solver(const char *name)
-{
-    S = solver_find(name);
-    cr_assert_not_null(S, "solver %s is not registered", name);
-    memset(&IN, 0, sizeof IN);
-    for (size_t i = 0; i < S->n_inputs; i++) {
-        const input_desc *d = &S->inputs[i];
-        input_value *v = &IN.v[i];
-        if (!d->has_default) {
-            v->present = v->defaulted = v->is_null = d->nullable;
-            continue;
-        }
-        v->present = v->defaulted = true;
-        v->num = d->def_num;
-        v->num_was_int = d->kind == IN_INTEGER;
-        if (d->kind == IN_ENUM)
-            for (int k = 0; d->enum_values[k]; k++)
-                if (strcmp(d->enum_values[k], d->def_str) == 0)
-                    v->enum_index = k;
-    }
-}
-
-static input_value *slot(const char *name)
-{
-    int i = solver_input_index(S, name);
-    cr_assert_geq(i, 0, "%s has no input %s", S->name, name);
-    input_value *v = &IN.v[i];
-    v->present = true;
-    v->defaulted = v->is_null = false;
-    return v;
-}
-
-static void set_num(const char *name, double x)
-{
-    input_value *v = slot(name);
-    v->num = x;
-    v->num_was_int = x == floor(x) && S->inputs[solver_input_index(S, name)].kind == IN_INTEGER;
-}
-
-static void set_ref(const char *name, const void *rec, record_kind kind)
-{
-    input_value *v = slot(name);
-    v->ref = rec;
-    v->ref_kind = (unsigned char)kind;
-}
-
-static void set_model(const char *name, const model_t *m) { set_ref(name, m, REC_MODEL); }
-static void set_hw(const char *name, const hw_node *h) { set_ref(name, h, REC_HARDWARE); }
-
-static void set_enum(const char *name, const char *value)
-{
-    input_value *v = slot(name);
-    const input_desc *d = &S->inputs[solver_input_index(S, name)];
-    v->enum_index = -1;
-    for (int k = 0; d->enum_values[k]; k++)
-        if (strcmp(d->enum_values[k], value) == 0)
-            v->enum_index = k;
-    cr_assert_geq(v->enum_index, 0, "%s is not a value of %s", value, name);
-}
-
-/* As the server does: bound checks in table order, constraints, run(). */
-static int solve(void)
-{
-    memset(&OUT, 0, sizeof OUT);
-    memset(&ERR, 0, sizeof ERR);
-    for (size_t i = 0; i < S->n_inputs; i++)
-        if (solver_check_input(S, i, &IN.v[i], &ERR) != 0)
-            return -1;
-    if (solver_check_constraints(S, &IN, &ERR) != 0)
-        return -1;
-    return S->run(&IN, &OUT, &ERR);
-}
-
-static void solve_ok(void)
-{
-    int rc = solve();
-    cr_assert_eq(rc, 0, "%s failed: [%s] %s", S->name, ERR.field, ERR.detail);
-}
-
-static void solve_fails(const char *field, const char *message)
-{
-    cr_assert_neq(solve(), 0, "%s accepted what it should reject (%s)", S->name, message);
-    cr_assert_eq(ERR.status, 400);
-    cr_assert_str_eq(ERR.field, field);
-    cr_assert_str_eq(ERR.detail, message);
-}
-
-static const output_value *out(const char *name)
-{
-    int i = solver_output_index(S, name);
-    cr_assert_geq(i, 0, "%s has no output %s", S->name, name);
-    return &OUT.v[i];
-}
-
-static double num(const char *name)
-{
-    const output_value *v = out(name);
-    cr_assert(!v->is_null, "%s is null", name);
-    return v->num;
-}
-
-static bool flag(const char *name) { return num(name) != 0; }
-static const char *str(const char *name) { return out(name)->str; }
-static bool is_null(const char *name) { return out(name)->is_null; }
-
-static bool rel_eq(double a, double b)
-{
-    if (a == b)
-        return true;
-    return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
-}
-
-#define EXPECT(field, want)                                                                                \
-    do {                                                                                                   \
-        double got_ = num(field), want_ = (want);                                                          \
-        cr_expect(rel_eq(got_, want_), "%s.%s = %.17g, want %.17g", S->name, field, got_, want_);           \
-    } while (0)
-
-static bool warned_about(const char *field)
-{
-    for (int i = 0; i < OUT.n_warnings; i++)
-        if (strstr(OUT.warnings[i], field))
-            return true;
-    return false;
-}
-
 /* ---- serving (§8) --------------------------------------------------------------------- */
 
 static model_t LLM, DRAFT;
@@ -230,16 +97,16 @@ Test(serving, prefill_decode_and_memory)
     solve_ok();
     /* prefill: 2 N S B + 4 L H d S^2 B = 2e9*1000 + 4*10*8*128*1000^2 = 2.04096e12 flop
      * at 100e12 * 0.5 = 40.8192 ms, + 0.01 ms dispatch */
-    EXPECT("ttft", 40.8292);
+    expect_num("ttft", 40.8292);
     /* KV: 2 L H_kv d S B b = 2*10*2*128*1000*1*2 = 1.024e7 B; weights 1e9 * 2 = 2e9 B */
-    EXPECT("kv_cache", 1.024e7);
-    EXPECT("model_weights", 2e9);
-    EXPECT("total_memory", 2.01024e9);
+    expect_num("kv_cache", 1.024e7);
+    expect_num("model_weights", 2e9);
+    expect_num("total_memory", 2.01024e9);
     /* decode: 2.01024e9 B / 1e12 B/s = 2.01024 ms, + 10 layers x 0.01 ms */
-    EXPECT("itl", 2.11024);
-    EXPECT("memory_utilization", 2.01024e9 / 80e9);
-    EXPECT("prompt_cache_hit_ratio", 0.0);
-    EXPECT("prefill_chunks", 1);
+    expect_num("itl", 2.11024);
+    expect_num("memory_utilization", 2.01024e9 / 80e9);
+    expect_num("prompt_cache_hit_ratio", 0.0);
+    expect_num("prefill_chunks", 1);
     cr_expect(flag("feasible"));
     cr_expect(is_null("prefill_chunk_time") && is_null("decode_stall_bound"));
     cr_expect_eq(OUT.n_warnings, 0);
@@ -254,9 +121,9 @@ Test(serving, precision_picks_bytes_and_rate)
     set_enum("precision", "fp8");
     solve_ok();
     /* 1 byte per element; prefill at 200e12 * 0.5: 2.04096e12 / 1e14 = 20.4096 ms */
-    EXPECT("ttft", 20.4196);
-    EXPECT("kv_cache", 5.12e6);
-    EXPECT("itl", (1e9 + 5.12e6) / 1e12 * 1e3 + 0.1);
+    expect_num("ttft", 20.4196);
+    expect_num("kv_cache", 5.12e6);
+    expect_num("itl", (1e9 + 5.12e6) / 1e12 * 1e3 + 0.1);
 }
 
 Test(serving, prefix_cache_skips_prefill_not_memory)
@@ -265,10 +132,10 @@ Test(serving, prefix_cache_skips_prefill_not_memory)
     set_num("cached_prefix_len", 600);
     solve_ok();
     /* 400 new tokens: 2e9*400 + 40960*400*1000 = 8.16384e11 flop -> 16.32768 ms + 0.01 */
-    EXPECT("ttft", 16.33768);
-    EXPECT("prompt_cache_hit_ratio", 0.6);
-    EXPECT("kv_cache", 1.024e7); /* the whole context stays resident */
-    EXPECT("itl", 2.11024);
+    expect_num("ttft", 16.33768);
+    expect_num("prompt_cache_hit_ratio", 0.6);
+    expect_num("kv_cache", 1.024e7); /* the whole context stays resident */
+    expect_num("itl", 2.11024);
 }
 
 Test(serving, chunked_prefill)
@@ -278,11 +145,11 @@ Test(serving, chunked_prefill)
     solve_ok();
     /* ceil(1000 / 300) = 4 chunks; the first (full) one: 2e9*300 + 40960*300*1000 =
      * 6.12288e11 flop -> 12.24576 ms + 0.01 ms dispatch */
-    EXPECT("prefill_chunks", 4);
-    EXPECT("prefill_chunk_time", 12.25576);
-    EXPECT("decode_stall_bound", 12.25576);
+    expect_num("prefill_chunks", 4);
+    expect_num("prefill_chunk_time", 12.25576);
+    expect_num("decode_stall_bound", 12.25576);
     /* the same prefill work, one dispatch per chunk */
-    EXPECT("ttft", 40.8192 + 4 * 0.01);
+    expect_num("ttft", 40.8192 + 4 * 0.01);
     cr_expect_eq(OUT.n_trace, 2);
 }
 
@@ -293,9 +160,9 @@ Test(serving, chunk_larger_than_prompt_is_one_chunk)
     set_num("prefill_chunk_tokens", 4096);
     solve_ok();
     /* 100 new tokens in one chunk: 2e9*100 + 40960*100*1000 = 2.04096e11 -> 4.08192 ms */
-    EXPECT("prefill_chunks", 1);
-    EXPECT("prefill_chunk_time", 4.09192);
-    EXPECT("ttft", 4.09192);
+    expect_num("prefill_chunks", 1);
+    expect_num("prefill_chunk_time", 4.09192);
+    expect_num("ttft", 4.09192);
 }
 
 Test(serving, disaggregated_decode)
@@ -305,10 +172,10 @@ Test(serving, disaggregated_decode)
     set_num("network_bandwidth", 10e9);
     solve_ok();
     /* + KV transfer 1.024e7 B / 10 GB/s = 1.024 ms */
-    EXPECT("ttft", 40.8292 + 1.024);
+    expect_num("ttft", 40.8292 + 1.024);
     /* decode on the 2 TB/s, 40 GB node: 2.01024e9 / 2e12 = 1.00512 ms + 0.1 */
-    EXPECT("itl", 1.10512);
-    EXPECT("memory_utilization", 2.01024e9 / 40e9);
+    expect_num("itl", 1.10512);
+    expect_num("memory_utilization", 2.01024e9 / 40e9);
 }
 
 Test(serving, network_bandwidth_matters_only_when_disaggregated)
@@ -316,7 +183,7 @@ Test(serving, network_bandwidth_matters_only_when_disaggregated)
     serving_base();
     set_num("network_bandwidth", 1e6);
     solve_ok();
-    EXPECT("ttft", 40.8292);
+    expect_num("ttft", 40.8292);
 }
 
 Test(serving, speculative_decoding)
@@ -327,9 +194,9 @@ Test(serving, speculative_decoding)
     solve_ok();
     /* draft step: (2e8 + 2*2*4*128*1000*2) B / 1e12 = 0.204096 ms (no layer tax);
      * E = 1 + 0.5 (1 - 0.5^4) / 0.5 = 1.9375; ITL = (4 x 0.204096 + 2.11024) / 1.9375 */
-    EXPECT("itl", 2.926624 / 1.9375);
-    EXPECT("total_memory", 2.01024e9 + 2e8); /* draft weights, not its KV cache */
-    EXPECT("ttft", 40.8292);
+    expect_num("itl", 2.926624 / 1.9375);
+    expect_num("total_memory", 2.01024e9 + 2e8); /* draft weights, not its KV cache */
+    expect_num("ttft", 40.8292);
 }
 
 Test(serving, speculative_decoding_perfect_acceptance)
@@ -338,7 +205,7 @@ Test(serving, speculative_decoding_perfect_acceptance)
     set_model("draft_model", &DRAFT);
     set_num("draft_acceptance_rate", 1.0);
     solve_ok();
-    EXPECT("itl", 2.926624 / 5); /* all K = 4 accepted, + 1 bonus token */
+    expect_num("itl", 2.926624 / 5); /* all K = 4 accepted, + 1 bonus token */
 }
 
 Test(serving, memory_wall)
@@ -347,7 +214,7 @@ Test(serving, memory_wall)
     GPU.mem_capacity = 1e9;
     solve_ok();
     cr_expect(!flag("feasible"));
-    EXPECT("memory_utilization", 2.01024);
+    expect_num("memory_utilization", 2.01024);
     cr_expect(strstr(OUT.trace[0], "FAILED") != NULL, "%s", OUT.trace[0]);
 }
 
@@ -358,7 +225,7 @@ Test(serving, mla_kv_cache)
     LLM.qk_rope_head_dim = 64;
     solve_ok();
     /* one latent + RoPE key per token per layer: 10 * (512 + 64) * 1000 * 1 * 2 */
-    EXPECT("kv_cache", 1.152e7);
+    expect_num("kv_cache", 1.152e7);
 }
 
 Test(serving, validation_in_mlsysim_order)
@@ -430,18 +297,18 @@ Test(continuous_batching, paged_capacity)
     cb_base();
     solve_ok();
     /* 1000 tokens pad to 63 pages of 16 = 1008: 8 / 1008 unused */
-    EXPECT("memory_fragmentation_pct", 8.0 / 1008.0);
+    expect_num("memory_fragmentation_pct", 8.0 / 1008.0);
     /* per sequence 2*10*2*128*1008*2 = 10,321,920 B; 78e9 B free -> 7556 fit, capped at 64 */
-    EXPECT("max_active_requests", 64);
-    EXPECT("paged_kv_cache", 64 * 10321920.0);
+    expect_num("max_active_requests", 64);
+    expect_num("paged_kv_cache", 64 * 10321920.0);
     /* (2e9 + 660,602,880) B / 1e12 B/s, no layer tax */
-    EXPECT("itl", 2.66060288);
-    EXPECT("throughput", 64 / 2.66060288e-3);
+    expect_num("itl", 2.66060288);
+    expect_num("throughput", 64 / 2.66060288e-3);
     /* static: 60% of 64 -> 38 requests in (2e9 + 38 * 10321920) / 1e12 s */
-    EXPECT("speedup_vs_static", (64 / 2.66060288e-3) / (38 / 2.39223296e-3));
+    expect_num("speedup_vs_static", (64 / 2.66060288e-3) / (38 / 2.39223296e-3));
     /* prefill of the full cap: (2e9*1000*64 + 40960*1000^2*64) = 1.3062144e14 flop
      * / 5e13 flop/s = 2612.4288 ms, + 0.01 ms */
-    EXPECT("ttft", 2612.4388);
+    expect_num("ttft", 2612.4388);
     cr_expect(flag("feasible"));
 }
 
@@ -451,7 +318,7 @@ Test(continuous_batching, memory_caps_the_batch)
     set_num("max_batch_size", 10000);
     solve_ok();
     /* 78e9 / 10,321,920 = 7556.8: 7556 requests */
-    EXPECT("max_active_requests", 7556);
+    expect_num("max_active_requests", 7556);
 }
 
 Test(continuous_batching, weights_do_not_fit)
@@ -460,12 +327,12 @@ Test(continuous_batching, weights_do_not_fit)
     GPU.mem_capacity = 1e9;
     solve_ok();
     cr_expect(!flag("feasible"));
-    EXPECT("throughput", 0);
-    EXPECT("max_active_requests", 0);
-    EXPECT("paged_kv_cache", 0);
-    EXPECT("itl", 1e6); /* upstream's sentinel */
-    EXPECT("speedup_vs_static", 1);
-    EXPECT("memory_fragmentation_pct", 0);
+    expect_num("throughput", 0);
+    expect_num("max_active_requests", 0);
+    expect_num("paged_kv_cache", 0);
+    expect_num("itl", 1e6); /* upstream's sentinel */
+    expect_num("speedup_vs_static", 1);
+    expect_num("memory_fragmentation_pct", 0);
 }
 
 Test(continuous_batching, no_room_for_one_sequence)
@@ -474,10 +341,10 @@ Test(continuous_batching, no_room_for_one_sequence)
     GPU.mem_capacity = 2e9 + 1e6; /* 1 MB left, a sequence needs 10.3 MB */
     solve_ok();
     cr_expect(!flag("feasible"));
-    EXPECT("max_active_requests", 0);
-    EXPECT("throughput", 0);
-    EXPECT("speedup_vs_static", 1);
-    EXPECT("itl", 2.0); /* the weights alone */
+    expect_num("max_active_requests", 0);
+    expect_num("throughput", 0);
+    expect_num("speedup_vs_static", 1);
+    expect_num("itl", 2.0); /* the weights alone */
 }
 
 Test(continuous_batching, rejects_what_divides_by_zero)
@@ -504,10 +371,10 @@ Test(tail_latency, mm1)
     solve_ok();
     /* rho = 5 / 10 = 0.5; M/M/1 waits with probability rho = 0.5 (not < 0.5: the median
      * wait is -ln(0.5/0.5)/rate = 0); P99 wait = ln(0.5 / 0.01) / (10 * 0.5) s */
-    EXPECT("queue_utilization", 0.5);
-    EXPECT("p50_latency", 100);
-    EXPECT("p99_latency", log(50) / 5 * 1000 + 100);
-    EXPECT("slo_headroom_ratio", log(50) / 5 * 1000 / 500);
+    expect_num("queue_utilization", 0.5);
+    expect_num("p50_latency", 100);
+    expect_num("p99_latency", log(50) / 5 * 1000 + 100);
+    expect_num("slo_headroom_ratio", log(50) / 5 * 1000 / 500);
     cr_expect(flag("is_stable"));
     cr_expect_eq(OUT.n_warnings, 0);
 }
@@ -517,8 +384,8 @@ Test(tail_latency, kingman_correction)
     tail_base(5, 100, 1, 0.0);
     solve_ok();
     /* deterministic service: waits x (0 + 1) / 2 */
-    EXPECT("p99_latency", log(50) / 5 * 1000 / 2 + 100);
-    EXPECT("slo_headroom_ratio", log(50) / 5 * 1000 / 2 / 500);
+    expect_num("p99_latency", log(50) / 5 * 1000 / 2 + 100);
+    expect_num("slo_headroom_ratio", log(50) / 5 * 1000 / 2 / 500);
 }
 
 Test(tail_latency, mm2_erlang_c)
@@ -527,17 +394,17 @@ Test(tail_latency, mm2_erlang_c)
     solve_ok();
     /* a = 1, rho = 0.5: C = (1/(2! * 0.5)) / (1 + 1 + 1) = 1/3 < 0.5 -> no median wait;
      * P99 wait = ln((1/3) / 0.01) / (2 * 10 * 0.5) s */
-    EXPECT("p50_latency", 100);
-    EXPECT("p99_latency", log(100.0 / 3) / 10 * 1000 + 100);
+    expect_num("p50_latency", 100);
+    expect_num("p99_latency", log(100.0 / 3) / 10 * 1000 + 100);
 }
 
 Test(tail_latency, light_load_never_waits)
 {
     tail_base(0, 100, 4, 1.0);
     solve_ok();
-    EXPECT("queue_utilization", 0);
-    EXPECT("p99_latency", 100);
-    EXPECT("slo_headroom_ratio", 0);
+    expect_num("queue_utilization", 0);
+    expect_num("p99_latency", 100);
+    expect_num("slo_headroom_ratio", 0);
 }
 
 Test(tail_latency, unstable_is_infinite_with_a_warning)
@@ -545,10 +412,10 @@ Test(tail_latency, unstable_is_infinite_with_a_warning)
     tail_base(20, 100, 1, 1.0);
     solve_ok();
     cr_expect(!flag("is_stable"));
-    EXPECT("queue_utilization", 1.0);
-    EXPECT("slo_headroom_ratio", 1.0);
+    expect_num("queue_utilization", 1.0);
+    expect_num("slo_headroom_ratio", 1.0);
     cr_expect(isinf(num("p50_latency")) && isinf(num("p99_latency")));
-    cr_expect(warned_about("p50_latency") && warned_about("p99_latency"));
+    cr_expect(warned("p50_latency") && warned("p99_latency"));
 }
 
 Test(tail_latency, zero_service_time_is_unstable)
@@ -591,15 +458,15 @@ Test(weight_streaming, decode_is_injection_bound)
     solve_ok();
     /* per layer 1e8 params = 2e8 B over 1.2 TB/s = 0.1666.. ms; compute 2*1e8*4 / 5e13 s
      * = 0.016 ms + 0.01 ms dispatch */
-    EXPECT("layer_injection_time", 2e8 / 1.2e12 * 1e3);
-    EXPECT("layer_compute_time", 0.026);
+    expect_num("layer_injection_time", 2e8 / 1.2e12 * 1e3);
+    expect_num("layer_compute_time", 0.026);
     cr_expect_str_eq(str("bottleneck"), "Interconnect-Bandwidth-Bound");
     /* 4 tokens per 10 layers x 0.1666.. ms */
-    EXPECT("throughput", 4 / (10 * 2e8 / 1.2e12));
+    expect_num("throughput", 4 / (10 * 2e8 / 1.2e12));
     /* trunc(1.666e-4 s * 5e13 / 2e8) = trunc(41.67) */
-    EXPECT("optimal_batch_size", 41);
+    expect_num("optimal_batch_size", 41);
     /* KV 1000*2*128*2*2*10*4 = 4.096e7 B, + 10% = 0.045056 GB, over 44 (GiB, declared) */
-    EXPECT("wafer_memory_utilization", 0.045056 / 44);
+    expect_num("wafer_memory_utilization", 0.045056 / 44);
     cr_expect(flag("feasible"));
 }
 
@@ -608,7 +475,7 @@ Test(weight_streaming, utilization_follows_the_declared_unit)
     ws_base();
     WAFER.mem_capacity_unit = 1e9; /* the same bytes declared as 47.24 GB */
     solve_ok();
-    EXPECT("wafer_memory_utilization", 0.045056 / 47.244640256);
+    expect_num("wafer_memory_utilization", 0.045056 / 47.244640256);
 }
 
 Test(weight_streaming, prefill_is_compute_bound)
@@ -617,9 +484,9 @@ Test(weight_streaming, prefill_is_compute_bound)
     set_enum("phase", "prefill");
     solve_ok();
     /* 2*1e8*1000*4 + 2*2(KV heads)*1000^2*128*4 = 8.02048e11 flop -> 16.04096 ms + 0.01 */
-    EXPECT("layer_compute_time", 16.05096);
+    expect_num("layer_compute_time", 16.05096);
     cr_expect_str_eq(str("bottleneck"), "Compute-Bound");
-    EXPECT("throughput", 4000 / 0.1605096);
+    expect_num("throughput", 4000 / 0.1605096);
 }
 
 Test(weight_streaming, no_interconnect_falls_back)
@@ -627,7 +494,7 @@ Test(weight_streaming, no_interconnect_falls_back)
     ws_base();
     WAFER.has_interconnect = false;
     solve_ok();
-    EXPECT("layer_injection_time", 2.0); /* 2e8 B at 100 GB/s */
+    expect_num("layer_injection_time", 2.0); /* 2e8 B at 100 GB/s */
 }
 
 Test(weight_streaming, sram_wall)
@@ -636,9 +503,9 @@ Test(weight_streaming, sram_wall)
     set_num("batch_size", 5000);
     solve_ok();
     cr_expect(!flag("feasible"));
-    EXPECT("throughput", 0);
+    expect_num("throughput", 0);
     /* 1.1 * 1.024e7 * 5000 = 5.632e10 B = 56.32 GB over 44: not capped at 1 */
-    EXPECT("wafer_memory_utilization", 56.32 / 44);
+    expect_num("wafer_memory_utilization", 56.32 / 44);
 }
 
 /* ---- inference_scaling (§13) ------------------------------------------------------------------------------ */
@@ -652,12 +519,12 @@ Test(inference_scaling, reasoning_cost)
     set_num("context_length", 1000);
     solve_ok();
     /* serving at S = 1000, B = 1: TTFT 40.8292 ms, ITL 2.11024 ms; 8 steps x 50 tokens */
-    EXPECT("ttft", 40.8292);
-    EXPECT("itl", 2.11024);
-    EXPECT("tokens_generated", 400);
-    EXPECT("time_per_step", 105.512);
-    EXPECT("total_reasoning_time", 40.8292 + 8 * 105.512);
-    EXPECT("energy_per_query", 500 * 0.8849252); /* full TDP over the query */
+    expect_num("ttft", 40.8292);
+    expect_num("itl", 2.11024);
+    expect_num("tokens_generated", 400);
+    expect_num("time_per_step", 105.512);
+    expect_num("total_reasoning_time", 40.8292 + 8 * 105.512);
+    expect_num("energy_per_query", 500 * 0.8849252); /* full TDP over the query */
     cr_expect(flag("feasible"));
 }
 
@@ -669,7 +536,7 @@ Test(inference_scaling, no_tdp_no_energy)
     set_model("model", &LLM);
     set_hw("hardware", &GPU);
     solve_ok();
-    EXPECT("energy_per_query", 0);
+    expect_num("energy_per_query", 0);
 }
 
 Test(inference_scaling, serving_rejects_the_context)
@@ -730,10 +597,10 @@ Test(serving_capacity, replicas_from_the_parts)
     cr_expect(t.stable && base + fmax(0, t.p99_ms - service) <= 5000);
     cap_base(500, 5000);
     solve_ok();
-    EXPECT("qps_capacity", replicas * per_replica);
-    EXPECT("utilization", 500 / (replicas * per_replica));
-    EXPECT("queue_wait_p99", fmax(0, t.p99_ms - service));
-    EXPECT("estimated_p99_latency", base + fmax(0, t.p99_ms - service));
+    expect_num("qps_capacity", replicas * per_replica);
+    expect_num("utilization", 500 / (replicas * per_replica));
+    expect_num("queue_wait_p99", fmax(0, t.p99_ms - service));
+    expect_num("estimated_p99_latency", base + fmax(0, t.p99_ms - service));
     cr_expect_eq(OUT.n_warnings, 0);
 }
 
@@ -753,7 +620,7 @@ Test(serving_capacity, base_latency_over_target)
     set_num("max_replicas", 8);
     solve_ok();
     cr_expect(!flag("feasible"));
-    EXPECT("required_replicas", 8);
+    expect_num("required_replicas", 8);
     cr_expect_str_eq(str("bottleneck"), "Tail Latency"); /* stable, but over the target */
 }
 
@@ -763,10 +630,10 @@ Test(serving_capacity, queue_unstable_at_max_replicas)
     set_num("max_replicas", 2);
     solve_ok();
     cr_expect(!flag("feasible"));
-    EXPECT("required_replicas", 2);
+    expect_num("required_replicas", 2);
     cr_expect_str_eq(str("bottleneck"), "Capacity");
     cr_expect(isinf(num("estimated_p99_latency")) && isinf(num("queue_wait_p99")));
-    cr_expect(warned_about("estimated_p99_latency") && warned_about("queue_wait_p99"));
+    cr_expect(warned("estimated_p99_latency") && warned("queue_wait_p99"));
 }
 
 Test(serving_capacity, weights_do_not_fit)
@@ -776,12 +643,12 @@ Test(serving_capacity, weights_do_not_fit)
     solve_ok();
     cr_expect(!flag("feasible"));
     cr_expect_str_eq(str("bottleneck"), "Memory");
-    EXPECT("required_replicas", 1024);
-    EXPECT("qps_capacity", 0);
-    EXPECT("per_replica_qps_capacity", 0);
-    EXPECT("active_batch_size", 1);
+    expect_num("required_replicas", 1024);
+    expect_num("qps_capacity", 0);
+    expect_num("per_replica_qps_capacity", 0);
+    expect_num("active_batch_size", 1);
     cr_expect(isinf(num("utilization")) && isinf(num("estimated_p99_latency")));
-    cr_expect(warned_about("utilization"));
+    cr_expect(warned("utilization"));
 }
 
 Test(serving_capacity, validation_in_mlsysim_order)
@@ -847,14 +714,14 @@ Test(batching_optimizer, matches_serving_and_tail_latency)
         solve_ok();
         cr_expect(rel_eq(num("best_batch_size"), want), "qps %g sla %g: %g, want %g", cases[i][0], cases[i][1],
                   num("best_batch_size"), want);
-        EXPECT("best_config.max_batch_size", want);
+        expect_num("best_config.max_batch_size", want);
         cr_expect_eq(flag("is_feasible"), want > 0);
-        EXPECT("total_searched", 64);
+        expect_num("total_searched", 64);
         if (want > 0) {
-            EXPECT("p99_latency", p99);
-            EXPECT("slo_headroom_ratio", headroom);
-            EXPECT("objective_value", cases[i][0] * 100); /* qps x seq_len, whatever the batch */
-            EXPECT("max_throughput", cases[i][0] * 100);
+            expect_num("p99_latency", p99);
+            expect_num("slo_headroom_ratio", headroom);
+            expect_num("objective_value", cases[i][0] * 100); /* qps x seq_len, whatever the batch */
+            expect_num("max_throughput", cases[i][0] * 100);
         }
     }
 }
@@ -871,7 +738,7 @@ Test(batching_optimizer, sla_boundary_is_inclusive)
     tail_latency t = tail_latency_solve(2.0 / 64, service, 1, 1.0);
     bo_base(2, t.p99_ms);
     solve_ok();
-    EXPECT("best_batch_size", 64);
+    expect_num("best_batch_size", 64);
     bo_base(2, nextafter(t.p99_ms, 0));
     solve_ok();
     cr_expect_lt(num("best_batch_size"), 64);
@@ -883,13 +750,13 @@ Test(batching_optimizer, infeasible)
     GPU.mem_capacity = 1e9; /* the weights alone are 2 GB */
     solve_ok();
     cr_expect(!flag("is_feasible"));
-    EXPECT("best_batch_size", 0);
-    EXPECT("best_config.max_batch_size", 0);
-    EXPECT("objective_value", 0);
-    EXPECT("max_throughput", 0);
-    EXPECT("p99_latency", 0);
-    EXPECT("slo_headroom_ratio", 0);
-    EXPECT("total_searched", 64);
+    expect_num("best_batch_size", 0);
+    expect_num("best_config.max_batch_size", 0);
+    expect_num("objective_value", 0);
+    expect_num("max_throughput", 0);
+    expect_num("p99_latency", 0);
+    expect_num("slo_headroom_ratio", 0);
+    expect_num("total_searched", 64);
 }
 
 Test(batching_optimizer, serving_rejects_the_inputs)

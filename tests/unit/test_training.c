@@ -19,148 +19,7 @@
 #include "core/model.h"
 #include "core/precision.h"
 #include "core/solver.h"
-
-/* ---- harness: one solver call at a time ------------------------------------ */
-
-static const solver_desc *S;
-static solver_inputs IN;
-static solver_outputs OUT;
-static solver_error ERR;
-
-/* Select a solver and fill every defaulted input as the generic layer does
- * (a nullable input without a default is present and null). */
-static void use_solver(const char *name)
-{
-    S = solver_find(name);
-    cr_assert_not_null(S, "solver %s is not registered", name);
-    memset(&IN, 0, sizeof IN);
-    for (size_t i = 0; i < S->n_inputs; i++) {
-        const input_desc *d = &S->inputs[i];
-        if (!d->has_default) {
-            IN.v[i].present = IN.v[i].is_null = d->nullable;
-            continue;
-        }
-        IN.v[i].present = IN.v[i].defaulted = true;
-        if (d->kind == IN_ENUM) {
-            int k = -1;
-            for (int j = 0; d->enum_values[j]; j++)
-                if (strcmp(d->enum_values[j], d->def_str) == 0)
-                    k = j;
-            cr_assert_geq(k, 0, "default %s of %s is not one of its values", d->def_str, d->name);
-            IN.v[i].enum_index = k;
-        } else {
-            IN.v[i].num = d->def_num;
-        }
-    }
-}
-
-static input_value *slot(const char *name)
-{
-    int i = solver_input_index(S, name);
-    cr_assert_geq(i, 0, "%s has no input %s", S->name, name);
-    return &IN.v[i];
-}
-
-static void set_num(const char *name, double v)
-{
-    input_value *x = slot(name);
-    x->present = true;
-    x->is_null = false;
-    x->num = v;
-}
-
-static void set_enum(const char *name, const char *value)
-{
-    int i = solver_input_index(S, name);
-    input_value *x = slot(name);
-    const input_desc *d = &S->inputs[i];
-    x->enum_index = -1;
-    for (int j = 0; d->enum_values[j]; j++)
-        if (strcmp(d->enum_values[j], value) == 0)
-            x->enum_index = j;
-    cr_assert_geq(x->enum_index, 0, "%s is not a value of %s", value, name);
-    x->present = true;
-}
-
-static void set_ref(const char *name, record_kind kind, const void *rec)
-{
-    input_value *x = slot(name);
-    x->present = true;
-    x->is_null = false;
-    x->ref_kind = (unsigned char)kind;
-    x->ref = rec;
-}
-
-static int solve(void)
-{
-    memset(&OUT, 0, sizeof OUT);
-    memset(&ERR, 0, sizeof ERR);
-    for (size_t i = 0; i < S->n_inputs; i++)
-        if (solver_check_input(S, i, &IN.v[i], &ERR) != 0)
-            return -1;
-    if (solver_check_constraints(S, &IN, &ERR) != 0)
-        return -1;
-    return S->run(&IN, &OUT, &ERR);
-}
-
-static void solve_ok(void)
-{
-    int rc = solve();
-    cr_assert_eq(rc, 0, "%s failed: [%s] %s", S->name, ERR.field, ERR.detail);
-}
-
-static void solve_fails(const char *field, const char *detail)
-{
-    int rc = solve();
-    cr_assert_neq(rc, 0, "%s should fail with '%s'", S->name, detail);
-    cr_expect_eq(ERR.status, 400);
-    cr_expect_str_eq(ERR.field, field);
-    cr_expect_str_eq(ERR.detail, detail);
-}
-
-static const output_value *out(const char *name)
-{
-    int i = solver_output_index(S, name);
-    cr_assert_geq(i, 0, "%s has no output %s", S->name, name);
-    return &OUT.v[i];
-}
-
-static double num(const char *name)
-{
-    const output_value *v = out(name);
-    cr_assert(!v->is_null, "%s is null", name);
-    return v->num;
-}
-
-static bool flag(const char *name) { return num(name) != 0; }
-static bool is_null(const char *name) { return out(name)->is_null; }
-
-static bool rel_eq(double a, double b)
-{
-    if (a == b)
-        return true;
-    return fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
-}
-
-#define expect_num(name, want) \
-    cr_expect(rel_eq(num(name), (want)), "%s = %.17g, want %.17g", name, num(name), (double)(want))
-#define expect_str(name, want) cr_expect_str_eq(out(name)->str, (want), "%s", name)
-
-static bool has_warning(const char *text)
-{
-    for (int i = 0; i < OUT.n_warnings; i++)
-        if (strcmp(OUT.warnings[i], text) == 0)
-            return true;
-    return false;
-}
-
-static bool has_trace(const char *text)
-{
-    for (int i = 0; i < OUT.n_trace; i++)
-        if (strcmp(OUT.trace[i], text) == 0)
-            return true;
-    return false;
-}
+#include "solver_fixture.h"
 
 /* ---- hand-made records ------------------------------------------------------ */
 
@@ -751,7 +610,7 @@ Test(distributed, expert_all_to_all)
     expect_num("ep_communication_latency", 30.2289888);
     expect_num("step_latency_total", 0.99 + 35.014 + 30.2289888);
     expect_num("parallelism.ep", 4);
-    cr_expect(has_trace("MoE Routing: expert-parallel traffic inflated by 1.50x for hot-expert imbalance."));
+    cr_expect(traced_exactly("MoE Routing: expert-parallel traffic inflated by 1.50x for hot-expert imbalance."));
 }
 
 Test(distributed, idle_ranks_warn)
@@ -759,7 +618,7 @@ Test(distributed, idle_ranks_warn)
     distributed_base(4);
     set_num("batch_size", 4);
     solve_ok();
-    cr_expect(has_warning("batch_size (4) < dp_size (32): some ranks will be idle. Using local_batch=1."));
+    cr_expect(warned_exactly("batch_size (4) < dp_size (32): some ranks will be idle. Using local_batch=1."));
     expect_num("node_latency", 0.25); /* local 1: T_m 2.2e-4 s > T_c 1.2e-4 s, + 0.03 ms */
 }
 
@@ -873,8 +732,8 @@ Test(parallelism, candidate_warnings_once_each)
     set_num("batch_size", 1);
     solve_ok();
     expect_num("total_searched", 9);
-    cr_expect(has_warning("batch_size (1) < dp_size (8): some ranks will be idle. Using local_batch=1."));
-    cr_expect(has_warning("batch_size (1) < dp_size (4): some ranks will be idle. Using local_batch=1."));
-    cr_expect(has_warning("batch_size (1) < dp_size (2): some ranks will be idle. Using local_batch=1."));
+    cr_expect(warned_exactly("batch_size (1) < dp_size (8): some ranks will be idle. Using local_batch=1."));
+    cr_expect(warned_exactly("batch_size (1) < dp_size (4): some ranks will be idle. Using local_batch=1."));
+    cr_expect(warned_exactly("batch_size (1) < dp_size (2): some ranks will be idle. Using local_batch=1."));
     cr_expect_eq(OUT.n_warnings, 3, "dp 8, 4 and 2 warn once each, got %d", OUT.n_warnings);
 }
