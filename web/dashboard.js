@@ -5,7 +5,15 @@
  * what the API describes; only the two pictures are tied to solver outputs
  * (single_node's peak_flops_actual / peak_bw_actual / arithmetic_intensity and
  * pipeline's storage_time / transform_time / accelerator_step_time).
- * Charts: Chart.js (web/chart.min.js, window.Chart). No other dependency. */
+ * Charts: Chart.js (web/chart.min.js, window.Chart). No other dependency.
+ *
+ * First render: the page opens on a worked example and draws it before anything
+ * else. index.html preloads /solvers, /version and chart.min.js; the solve and
+ * the roofline's single_node runs go out together, and only then does Chart.js
+ * run (chartReady), while the daemon answers; the catalog lists behind the
+ * pickers are fetched after the first answer is drawn (state.firstRender), each
+ * kind once. The moment the worked example is drawn is the performance mark
+ * "mlsysd:first-render" (tests/browser/first_render.mjs measures it). */
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -28,7 +36,25 @@ const state = {
   catalogs: new Map(),  // "edition/kind" -> list of entries
   charts: {},           // name -> Chart
   sweep: null,          // last sweep answer
+  firstRender: null,    // resolves when the page's first answer is drawn (or its problem shown)
 };
+let firstRenderDone;
+state.firstRender = new Promise((resolve) => { firstRenderDone = resolve; });
+
+/* Chart.js (window.Chart): index.html preloads its bytes; it runs when a picture
+ * first needs it (chartReady()), which is after the first answer's requests left. */
+let chartLoading = null;
+function chartReady() {
+  if (!chartLoading) {
+    chartLoading = new Promise((resolve, reject) => {
+      const s = el('script', {src: '/ui/chart.min.js'});
+      s.addEventListener('load', () => resolve(window.Chart));
+      s.addEventListener('error', () => reject(new Error('the chart library (/ui/chart.min.js) did not load')));
+      document.head.append(s);
+    });
+  }
+  return chartLoading;
+}
 
 /* The worked example the page opens on: the seed's question ("Starving the GPU"). */
 const EXAMPLE = {solver: 'pipeline', model: 'ResNet50', hardware: 'A100', batch_size: '512',
@@ -81,12 +107,17 @@ async function api(path, body) {
   return data;
 }
 
-/* The entries of one catalog kind in the current edition (cached). */
-async function catalogList(kind) {
+/* The entries of one catalog kind in the current edition: one request per kind
+ * and edition (concurrent callers share it; a failed one is asked again), made
+ * once the first answer is drawn. */
+function catalogList(kind) {
   const key = state.edition + '/' + kind;
   if (!state.catalogs.has(key)) {
-    const data = await api('/catalog/' + encodeURIComponent(kind) + '?catalog=' + encodeURIComponent(state.edition));
-    const list = Object.values(data).find(Array.isArray) || [];
+    const edition = state.edition;
+    const list = state.firstRender
+      .then(() => api('/catalog/' + encodeURIComponent(kind) + '?catalog=' + encodeURIComponent(edition)))
+      .then((data) => Object.values(data).find(Array.isArray) || []);
+    list.catch(() => state.catalogs.delete(key));
     state.catalogs.set(key, list);
   }
   return state.catalogs.get(key);
@@ -368,7 +399,7 @@ function listBlock(title, items, cls) {
   return el('div', {class: cls}, el('h3', {text: title}), el('ul', {}, ...items.map((t) => el('li', {text: typeof t === 'string' ? t : JSON.stringify(t)}))));
 }
 
-async function run(opts) {
+async function run() {
   clearAnswer();
   let body;
   try { body = buildRequest(); } catch (e) { showProblem(e); return; }
@@ -378,10 +409,14 @@ async function run(opts) {
   const path = sweep ? '/sweep' : '/solve';
   showCurl(path, body);
   $('status').textContent = 'Running ' + state.solver.name + (sweep ? ' sweep' : '') + '…';
+  // the roofline's runs go out with the solve, not after it
+  const roof = sweep ? null : rooflineData(body);
+  if (roof) roof.catch(() => {}); // its failure is reported where it is awaited
+  chartReady().catch(() => {}); // loads while the answers are computed; a failure is reported where it is awaited
   try {
     const ans = await api(path, body);
     if (sweep) await showSweep(body, ans);
-    else await showSolve(body, ans, opts);
+    else await showSolve(body, ans, roof);
     $('status').textContent = sweep ? ans.points + ' points' : 'Solved (catalog ' + ans.catalog + ', version ' + ans.catalog_version + ')';
   } catch (e) {
     $('status').textContent = '';
@@ -389,7 +424,7 @@ async function run(opts) {
   }
 }
 
-async function showSolve(body, ans) {
+async function showSolve(body, ans, roof) {
   const box = $('result');
   box.append(el('div', {class: 'scroll'}, outputTable(state.solver, ans.result, ans.units || {})));
   const rows = rowsTable(state.solver, ans.result, ans.units || {});
@@ -403,8 +438,9 @@ async function showSolve(body, ans) {
       Object.entries(ans.inputs).map(([k, v]) => k + '=' + (typeof v === 'object' ? JSON.stringify(v) : v) +
       (ans.input_units[k] ? ' ' + ans.input_units[k] : '')).join(', ')}));
   }
+  await chartReady();
   drawPipeline(ans);
-  await drawRoofline(body);
+  drawRoofline(await roof);
 }
 
 /* --- pictures ------------------------------------------------------------------------------ */
@@ -418,26 +454,28 @@ function chart(name, config) {
   return state.charts[name];
 }
 
-/* The roofline of the workload on the form's accelerator and those to compare:
- * one single_node sweep over hardware (the form's other inputs that single_node
- * takes stay fixed). Drawn for any solver with model and hardware inputs. */
-async function drawRoofline(body) {
+/* The roofline's data for a request: single_node on the form's accelerator and
+ * those to compare, in one POST /batch (the form's other inputs that single_node
+ * takes stay fixed; an accelerator single_node rejects is left out). null when
+ * the request has no model and hardware. */
+async function rooflineData(body) {
   const sn = state.solvers.find((s) => s.name === 'single_node');
   const names = new Set((sn ? sn.inputs : []).map((i) => i.name));
-  if (!sn || !('hardware' in body.inputs) || !('model' in body.inputs)) return;
+  if (!sn || !('hardware' in body.inputs) || !('model' in body.inputs)) return null;
   const inputs = {};
   for (const [k, v] of Object.entries(body.inputs)) if (names.has(k)) inputs[k] = v;
   const extra = $('compare').value.split(',').map((s) => s.trim()).filter(Boolean);
   const hws = [inputs.hardware, ...extra.filter((h) => h !== inputs.hardware)];
-  const ans = await api('/sweep', {solver: 'single_node', catalog: state.edition, inputs,
-    axes: [{input: 'hardware', values: hws}],
-    outputs: ['peak_flops_actual', 'peak_bw_actual', 'arithmetic_intensity', 'bottleneck']});
-  const col = (n) => ans.columns.indexOf(n);
-  const pts = ans.rows.filter((r) => !r[col('error')]).map((r) => ({
-    hw: typeof r[col('hardware')] === 'object' ? 'inline' : String(r[col('hardware')]),
-    peak: r[col('peak_flops_actual')] * 1e12, bw: r[col('peak_bw_actual')] * 1e9,
-    ai: r[col('arithmetic_intensity')], bottleneck: r[col('bottleneck')]}));
-  if (!pts.length) return;
+  const ans = await api('/batch', {items: hws.map((hardware) =>
+    ({solver: 'single_node', catalog: state.edition, inputs: Object.assign({}, inputs, {hardware})}))});
+  return ans.items.filter((it) => it.response).map(({response: {inputs: used, result: r}}) => ({
+    hw: typeof used.hardware === 'object' ? 'inline' : String(used.hardware),
+    peak: r.peak_flops_actual * 1e12, bw: r.peak_bw_actual * 1e9, ai: r.arithmetic_intensity, bottleneck: r.bottleneck}));
+}
+
+/* The roofline of the workload on each accelerator of rooflineData(). */
+function drawRoofline(pts) {
+  if (!pts || !pts.length) return;
   const xs = pts.flatMap((p) => [p.peak / p.bw, p.ai]);
   const xmin = Math.pow(10, Math.floor(Math.log10(Math.min(...xs))) - 1);
   const xmax = Math.pow(10, Math.ceil(Math.log10(Math.max(...xs))) + 1);
@@ -497,6 +535,7 @@ async function showSweep(body, ans) {
     ans.rows.some((r) => typeof r[i] === 'number'));
   for (const c of numeric) sel.append(el('option', {value: c, text: c + (ans.units[c] ? ' (' + ans.units[c] + ')' : '')}));
   if (numeric.includes(prev)) sel.value = prev;
+  await chartReady();
   $('fig-sweep').hidden = false;
   drawSweep();
   const errors = ans.rows.filter((r) => r[ans.columns.indexOf('error')]);
@@ -646,7 +685,7 @@ function openSolver(name, values, runNow) {
   const s = state.solvers.find((x) => x.name === name) || state.solvers[0];
   clearAnswer();
   renderForm(s, values);
-  if (runNow) run();
+  return runNow ? run() : Promise.resolve();
 }
 
 async function start() {
@@ -683,8 +722,14 @@ async function start() {
   $('cat-kind').addEventListener('change', () => { catView.picked = []; catView.sort = 'key'; showCatalog(); });
   $('cat-filter').addEventListener('input', () => showCatalog());
   fillCompare();
-  openSolver(initial.solver, initial, true);
+  try {
+    await openSolver(initial.solver, initial, true);
+  } finally {
+    performance.mark('mlsysd:first-render');
+    firstRenderDone();
+  }
 }
 
 window.dashboard = {state};
-document.addEventListener('DOMContentLoaded', () => start().catch(showProblem));
+// index.html loads this file with defer: the document is parsed when it runs.
+start().catch(showProblem);

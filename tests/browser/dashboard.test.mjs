@@ -100,22 +100,45 @@ after(async () => {
   if (daemon) daemon.kill('SIGTERM');
 });
 
-test('first load shows the worked example: pipeline bars and the roofline, drawn', async () => {
-  const t0 = Date.now();
+// The issue's budget for a first visit: everything the page transfers, compressed, under 400 KB.
+const TRANSFER_BUDGET = 400 * 1024;
+
+test('first load shows the worked example: pipeline bars and the roofline, drawn; the first visit transfers under 400 KB', async () => {
+  // a cold first visit: nothing cached; the bytes on the wire (headers included) as chromium's network stack counts them
+  await page.setCacheEnabled(false);
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  const wire = new Map(); // requestId -> bytes
+  const urls = new Map();
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.loadingFinished', (e) => wire.set(e.requestId, e.encodedDataLength));
   await page.goto(base + '/', {waitUntil: 'load'});
   await page.waitForSelector('#fig-pipeline:not([hidden])');
   await page.waitForSelector('#fig-roofline:not([hidden])');
-  const ms = Date.now() - t0;
-  const nav = await page.evaluate(() => {
+  await page.waitForFunction(() => performance.getEntriesByName('mlsysd:first-render').length > 0);
+  // what the page fetches after its first render (the pickers' catalog lists) counts too
+  await page.waitForFunction(() => document.querySelectorAll('#dl-compare option').length > 0 &&
+    document.querySelectorAll('#in-hardware-list option').length > 0);
+  await page.waitForNetworkIdle({idleTime: 300});
+  const perf = await page.evaluate(() => {
     const n = performance.getEntriesByType('navigation')[0];
     const res = performance.getEntriesByType('resource');
-    const assets = res.filter((r) => r.initiatorType !== 'fetch');
-    return {dcl: n.domContentLoadedEventEnd, page: n.transferSize + assets.reduce((s, r) => s + r.transferSize, 0),
-      api: res.filter((r) => r.initiatorType === 'fetch').reduce((s, r) => s + r.transferSize, 0)};
+    return {render: performance.getEntriesByName('mlsysd:first-render')[0].startTime, dcl: n.domContentLoadedEventEnd,
+      transfer: n.transferSize + res.reduce((s, r) => s + r.transferSize, 0), decoded: n.decodedBodySize + res.reduce((s, r) => s + r.decodedBodySize, 0),
+      requests: res.length + 1};
   });
-  console.log(`first render: worked example drawn ${ms} ms after navigation (DOMContentLoaded at ${nav.dcl.toFixed(0)} ms); ` +
-    `page and assets ${nav.page} bytes, API answers ${nav.api} bytes`);
-  assert.ok(nav.page < 400 * 1024, 'page weight under 400 KB');
+  await cdp.detach();
+  await page.setCacheEnabled(true);
+  const onWire = [...wire.values()].reduce((a, b) => a + b, 0);
+  // wall-clock time is reported, not asserted: machines are noisy (tests/browser/first_render.mjs measures it properly)
+  console.log(`first render: worked example drawn ${perf.render.toFixed(0)} ms after navigation start (DOMContentLoaded at ` +
+    `${perf.dcl.toFixed(0)} ms); first visit: ${perf.requests} requests, ${onWire} bytes on the wire, ${perf.transfer} bytes ` +
+    `transferred (Resource Timing), ${perf.decoded} bytes decoded`);
+  assert.ok(wire.size >= perf.requests, `chromium reported every request (${wire.size} of ${perf.requests})`);
+  assert.ok(perf.decoded > onWire, 'answers arrive compressed');
+  assert.ok(onWire < TRANSFER_BUDGET, `first visit transfers ${onWire} bytes on the wire, budget ${TRANSFER_BUDGET}: ` +
+    [...wire.entries()].map(([id, b]) => (urls.get(id) || id).replace(base, '') + ' ' + b).join(', '));
+  assert.ok(perf.transfer < TRANSFER_BUDGET, `first visit transfers ${perf.transfer} bytes (Resource Timing), budget ${TRANSFER_BUDGET}`);
   const bars = await chartData('pipeline');
   const api = await getJSON(base + '/solve/pipeline?model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8');
   assert.deepEqual(bars.datasets[0].data, [api.result.storage_time, api.result.transform_time, api.result.accelerator_step_time]);
@@ -266,6 +289,30 @@ test('a solver whose form picks a catalog record of another kind', async (t) => 
   await shot('06-other-kind');
 });
 
+test('a solver with a table output: synthesis lists the hardware /solve qualifies, one row each', async () => {
+  const {table} = await getJSON(base + '/solvers/synthesis');
+  assert.equal(table.name, 'qualifying');
+  await openSolver('synthesis');
+  await fill('model', 'Llama3_8B');
+  await fill('target_latency', '10');
+  await submitAndWait('#result-rows');
+  const api = await getJSON(base + '/solve', {solver: 'synthesis', inputs: {model: 'Llama3_8B', target_latency: 10}});
+  const want = api.result.qualifying.map((r) => r.hardware);
+  assert.ok(want.length > 1, 'several accelerators qualify');
+  const head = await page.$$eval('#result-rows thead th', (t) => t.map((x) => x.textContent));
+  assert.deepEqual(head.map((h) => h.replace(/ \(.*\)$/, '')), table.columns.map((c) => c.name));
+  const col = table.columns.findIndex((c) => c.name === 'hardware');
+  const shown = await page.$$eval('#result-rows tbody tr', (rows, i) => rows.map((r) => JSON.parse(r.cells[i].dataset.value)), col);
+  assert.deepEqual(shown, want, 'the same hardware keys in the same order');
+  // each row's numbers are the API's
+  const rows = await page.$$eval('#result-rows tbody tr', (rs) => rs.map((r) => [...r.cells].map((c) => JSON.parse(c.dataset.value))));
+  assert.deepEqual(rows, api.result.qualifying.map((r) => table.columns.map((c) => r[c.name] ?? null)));
+  // the table is not also flattened into the scalar result
+  assert.equal(await page.$('tr[data-output="qualifying"], tr[data-output^="qualifying."]'), null);
+  assert.equal(await page.$eval('tr[data-output="qualifying_count"] td.value', (e) => JSON.parse(e.dataset.value)), want.length);
+  await shot('07-synthesis-rows');
+});
+
 test('catalog view: sortable table per kind, side-by-side comparison', async () => {
   await page.click('#tab-catalog');
   await page.waitForSelector('#catalog-table tbody tr');
@@ -285,7 +332,7 @@ test('catalog view: sortable table per kind, side-by-side comparison', async () 
   await page.waitForSelector('#compare-table');
   const cols = await page.$$eval('#compare-table thead th', (t) => t.map((x) => x.textContent));
   assert.deepEqual(cols.slice(1), ['NVIDIA A100', 'NVIDIA H100']);
-  await shot('07-catalog');
+  await shot('08-catalog');
   await page.click('#tab-solve');
 });
 
@@ -293,7 +340,7 @@ test('on a phone-sized screen the form and answer stay in one column', async () 
   await page.setViewport({width: 390, height: 844});
   await page.goto(base + '/', {waitUntil: 'load'});
   await page.waitForSelector('#fig-pipeline:not([hidden])');
-  await shot('08-phone');
+  await shot('09-phone');
   const overflow = await page.evaluate(() => {
     const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 &&
       !e.closest('.scroll'));
