@@ -1,5 +1,5 @@
 /* app.c - the app's life (init, free) and routing: each request goes to the
- * handler file of its endpoint (solver_routes.c, batch.c, catalog_routes.c, sweep.c)
+ * handler file of its endpoint (solver_routes.c, batch.c, catalog_routes.c, sweep.c, optimize.c)
  * or, for a static answer, to what prebuilt.c rendered at start-up. The
  * operational endpoints (health, readiness, metrics, version, the OpenAPI
  * document) are answered here; the dashboard's files by ui.c. Pure request -> response: no sockets here. */
@@ -15,6 +15,7 @@
 #include "server/catalog_routes.h"
 #include "server/contract.h"
 #include "server/jsonw.h"
+#include "server/optimize.h"
 #include "server/prebuilt.h"
 #include "server/reply.h"
 #include "server/solve.h"
@@ -102,6 +103,7 @@ static const route ROUTE_TABLE[] = {
     {"/solve", 0, R_SOLVE, "POST"},
     {"/solve/", 1, R_SOLVE_GET, "GET"},
     {"/batch", 0, R_BATCH, "POST"},
+    {"/optimize", 0, R_OPTIMIZE, "POST"},
     {"/sweep", 0, R_SWEEP, "POST"},
     {"/sweep/", 1, R_SWEEP_GET, "GET"},
     {"/solvers", 0, R_SOLVERS, "GET"},
@@ -196,6 +198,7 @@ void app_handle(app *a, const app_request *req, app_response *resp)
     case R_SOLVE: handle_solve_post(a, req, resp); return;
     case R_SOLVE_GET: handle_solve_get(a, req, resp, param); return;
     case R_BATCH: handle_batch(a, req, resp); return;
+    case R_OPTIMIZE: optimize_handle(a, req, resp); return;
     case R_SWEEP: sweep_start(a, req, NULL, resp); return;
     case R_SWEEP_GET: sweep_start(a, req, param, resp); return;
     case R_SOLVERS: handle_solvers(resp, req, NULL); return;

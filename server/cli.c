@@ -32,6 +32,7 @@ typedef struct {
 static const command COMMANDS[] = {
     {"sweep", "/sweep", true},
     {"solve", "/solve", false},
+    {"optimize", "/optimize", false},
 };
 
 typedef struct {

@@ -14,7 +14,7 @@
 
 static const char *const ROUTES[R__N] = {
     [R_SOLVE] = "/solve", [R_SOLVE_GET] = "/solve/{solver}", [R_SWEEP] = "/sweep",
-    [R_SWEEP_GET] = "/sweep/{solver}", [R_BATCH] = "/batch", [R_SOLVERS] = "/solvers", [R_SOLVER] = "/solvers/{name}",
+    [R_SWEEP_GET] = "/sweep/{solver}", [R_BATCH] = "/batch", [R_OPTIMIZE] = "/optimize", [R_SOLVERS] = "/solvers", [R_SOLVER] = "/solvers/{name}",
     [R_CATALOG] = "/catalog", [R_CATALOG_KIND] = "/catalog/{kind}", [R_CATALOG_ENTRY] = "/catalog/{kind}/{id}",
     [R_HEALTHZ] = "/healthz",
     [R_LIVEZ] = "/livez", [R_READYZ] = "/readyz", [R_METRICS] = "/metrics", [R_OPENAPI_YAML] = "/openapi.yaml",

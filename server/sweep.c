@@ -103,6 +103,7 @@ struct sweep_stream {
     int n_out;
     solver_inputs *in;
     solver_outputs *out;
+    solver_error se;                    /* the last point's error (eval_point) */
     input_store *owned;                 /* records of axis values */
     strbuf buf;
     size_t buf_pos;
@@ -756,6 +757,33 @@ static void setup_transitions(sweep_stream *st)
     st->transitions_omitted = !st->window;
 }
 
+/* The body's axes and inputs: the points, under the cap, and the inputs every
+ * point starts from. Needs st->s and st->ed. */
+static int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err)
+{
+    const json_t *axes = json_object_get(body, "axes");
+    if (!json_is_array(axes) || json_array_size(axes) == 0)
+        return api_fail(err, 400, "invalid-axis", "axes",
+                        "axes must be a non-empty array, e.g. [{\"input\": \"batch_size\", \"values\": [32, 64, 128]}]");
+    if (json_array_size(axes) > MAX_AXES)
+        return api_fail(err, 400, "invalid-axis", "axes", "a sweep has at most %d axes, got %zu", MAX_AXES,
+                        json_array_size(axes));
+    st->n_axes = (int)json_array_size(axes);
+    for (int i = 0; i < st->n_axes; i++)
+        if (describe_axis(st, json_array_get(axes, (size_t)i), (size_t)i, err) != 0)
+            return -1;
+    if (count_points(st, cap, err) != 0)
+        return -1;
+    for (int i = 0; i < st->n_axes; i++)
+        if (fill_axis(st, (size_t)i, json_object_get(body, "inputs"), err) != 0)
+            return -1;
+    st->in = calloc(1, sizeof *st->in);
+    st->out = calloc(1, sizeof *st->out);
+    if (!st->in || !st->out)
+        return api_fail(err, 503, "overloaded", "", "out of memory");
+    return parse_base(st, json_object_get(body, "inputs"), err);
+}
+
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp)
 {
     api_error err;
@@ -835,34 +863,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     st->with_index = json_is_true(jx);
     if (parse_shard(st, json_object_get(body, "shard"), &err) != 0)
         goto fail;
-
-    const json_t *axes = json_object_get(body, "axes");
-    if (!json_is_array(axes) || json_array_size(axes) == 0) {
-        api_fail(&err, 400, "invalid-axis", "axes",
-                 "axes must be a non-empty array, e.g. [{\"input\": \"batch_size\", \"values\": [32, 64, 128]}]");
-        goto fail;
-    }
-    if (json_array_size(axes) > MAX_AXES) {
-        api_fail(&err, 400, "invalid-axis", "axes", "a sweep has at most %d axes, got %zu", MAX_AXES,
-                 json_array_size(axes));
-        goto fail;
-    }
-    st->n_axes = (int)json_array_size(axes);
-    for (int i = 0; i < st->n_axes; i++)
-        if (describe_axis(st, json_array_get(axes, (size_t)i), (size_t)i, &err) != 0)
-            goto fail;
-    if (count_points(st, (unsigned long long)a->cfg->sweep_max_points, &err) != 0)
-        goto fail;
-    for (int i = 0; i < st->n_axes; i++)
-        if (fill_axis(st, (size_t)i, json_object_get(body, "inputs"), &err) != 0)
-            goto fail;
-    st->in = calloc(1, sizeof *st->in);
-    st->out = calloc(1, sizeof *st->out);
-    if (!st->in || !st->out) {
-        api_fail(&err, 503, "overloaded", "", "out of memory");
-        goto fail;
-    }
-    if (parse_base(st, json_object_get(body, "inputs"), &err) != 0)
+    if (parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, &err) != 0)
         goto fail;
     json_decref(body);
     body = NULL;
@@ -923,11 +924,10 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
 
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
-static void put_axis_value(sweep_stream *st, int a, size_t k, bool csv)
+static void put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv)
 {
     const axis *ax = &st->axes[a];
     const input_desc *d = ax->d;
-    strbuf *b = &st->buf;
     if (ax->numeric) {
         double x = axis_num(ax, k);
         if (d->kind == IN_QUANTITY)
@@ -1173,24 +1173,26 @@ static void track_transitions(sweep_stream *st, unsigned long long q, const size
     memcpy(st->window + (size_t)(q % st->window_len) * (size_t)st->n_cat, codes, (size_t)st->n_cat);
 }
 
-static void write_row(sweep_stream *st, unsigned long long p)
+/* Solve point p into st->out: NULL, or the point's error (in st->se). */
+static const char *eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES])
 {
-    size_t idx[MAX_AXES];
     apply_point(st, p, idx);
     /* /solve starts from fresh outputs; so does every point */
     solver_outputs_reset(st->out);
-    solver_error se = {0};
-    const char *error = NULL;
-    for (int i = 0; i < st->n_axes && !error; i++)
-        if (solver_check_input(st->s, (size_t)st->checked[i], &st->in->v[st->checked[i]], &se) != 0)
-            error = se.detail;
-    if (!error && solver_check_constraints(st->s, st->in, &se) != 0)
-        error = se.detail;
-    if (!error) {
-        metrics_solve(st->solver_index);
-        if (st->s->run(st->in, st->out, &se) != 0)
-            error = se.detail;
-    }
+    memset(&st->se, 0, sizeof st->se);
+    for (int i = 0; i < st->n_axes; i++)
+        if (solver_check_input(st->s, (size_t)st->checked[i], &st->in->v[st->checked[i]], &st->se) != 0)
+            return st->se.detail;
+    if (solver_check_constraints(st->s, st->in, &st->se) != 0)
+        return st->se.detail;
+    metrics_solve(st->solver_index);
+    return st->s->run(st->in, st->out, &st->se) != 0 ? st->se.detail : NULL;
+}
+
+static void write_row(sweep_stream *st, unsigned long long p)
+{
+    size_t idx[MAX_AXES];
+    const char *error = eval_point(st, p, idx);
     strbuf *b = &st->buf;
     bool csv = st->fmt == FMT_CSV, nd = st->fmt == FMT_NDJSON;
     if (st->fmt == FMT_JSON)
@@ -1206,7 +1208,7 @@ static void write_row(sweep_stream *st, unsigned long long p)
             sb_json_string(b, st->axes[a].label);
             sb_putc(b, ':');
         }
-        put_axis_value(st, a, idx[a], csv);
+        put_axis_value(st, b, a, idx[a], csv);
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
@@ -1262,9 +1264,9 @@ static void write_transition(sweep_stream *st, const transition *t)
     sb_puts(b, ",\"axis\":");
     sb_json_string(b, st->axes[t->axis].label);
     sb_puts(b, ",\"from_input\":");
-    put_axis_value(st, t->axis, idx[t->axis], false);
+    put_axis_value(st, b, t->axis, idx[t->axis], false);
     sb_puts(b, ",\"to_input\":");
-    put_axis_value(st, t->axis, idx[t->axis] + 1, false);
+    put_axis_value(st, b, t->axis, idx[t->axis] + 1, false);
     sb_puts(b, ",\"from\":");
     put_code(st, t->col, t->from);
     sb_puts(b, ",\"to\":");
@@ -1279,7 +1281,7 @@ static void write_transition(sweep_stream *st, const transition *t)
         first = false;
         sb_json_string(b, st->axes[o].label);
         sb_putc(b, ':');
-        put_axis_value(st, o, idx[o], false);
+        put_axis_value(st, b, o, idx[o], false);
     }
     sb_puts(b, "}}");
 }
@@ -1381,3 +1383,114 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
     st->buf_pos += n;
     return n;
 }
+
+/* --- the search space, for optimize.c ---------------------------------------------------- */
+
+sweep_stream *sweep_space(app *a, const solver_desc *s, const json_t *body, api_error *err)
+{
+    sweep_stream *st = calloc(1, sizeof *st);
+    if (!st) {
+        api_fail(err, 503, "overloaded", "", "out of memory");
+        return NULL;
+    }
+    sb_init(&st->buf);
+    st->s = s;
+    for (size_t i = 0; i < solver_count(); i++)
+        if (solver_at(i) == s)
+            st->solver_index = (unsigned)i;
+    const json_t *jc = json_object_get(body, "catalog");
+    if (jc && !json_is_string(jc)) {
+        api_fail(err, 400, "invalid-input", "catalog", "catalog must be a string: \"current\" or \"tutorial\"");
+        goto fail;
+    }
+    st->ed = app_edition(a, json_string_value(jc), err);
+    if (!st->ed || parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, err) != 0)
+        goto fail;
+    clock_gettime(CLOCK_MONOTONIC, &st->t0);
+    st->timeout = a->cfg->request_timeout;
+    return st;
+fail:
+    sweep_stream_free(st);
+    return NULL;
+}
+
+unsigned long long sweep_space_points(const sweep_stream *st) { return st->points; }
+const catalog_edition *sweep_space_edition(const sweep_stream *st) { return st->ed; }
+int sweep_space_axes(const sweep_stream *st) { return st->n_axes; }
+const char *sweep_space_axis_label(const sweep_stream *st, int a) { return st->axes[a].label; }
+size_t sweep_space_axis_len(const sweep_stream *st, int a) { return st->axes[a].n; }
+unsigned long long sweep_space_stride(const sweep_stream *st, int a) { return st->stride[a]; }
+const char *sweep_space_axis_unit(const sweep_stream *st, int a) { return axis_unit(st, a); }
+
+/* A member axis ("fleet.count") is numeric when every value given is a number. */
+bool sweep_space_axis_numeric(const sweep_stream *st, int a)
+{
+    const axis *ax = &st->axes[a];
+    if (!ax->member)
+        return ax->numeric;
+    for (size_t k = 0; k < ax->n; k++)
+        if (!json_is_number(json_array_get(ax->member_vals, k)))
+            return false;
+    return true;
+}
+
+static double axis_value_at(const sweep_stream *st, int a, size_t k)
+{
+    const axis *ax = &st->axes[a];
+    if (ax->member)
+        return json_number_value(json_array_get(ax->member_vals, k));
+    double x = axis_num(ax, k);
+    if (ax->d->kind == IN_QUANTITY)
+        units_to(x, ax->d->unit, *ax->d->dim, &x);
+    return x;
+}
+
+double sweep_space_axis_value(const sweep_stream *st, int a, unsigned long long p)
+{
+    return axis_value_at(st, a, (size_t)((p / st->stride[a]) % st->axes[a].n));
+}
+
+int sweep_space_axis_order(const sweep_stream *st, int a)
+{
+    const axis *ax = &st->axes[a];
+    if (!sweep_space_axis_numeric(st, a))
+        return 0;
+    if (ax->n == 1)
+        return 1;
+    /* a range is ordered by construction; a geomspace too, unless rounding to integers repeats values */
+    if (ax->form == AX_RANGE && !ax->member)
+        return ax->step > 0 ? 1 : -1;
+    if (ax->form == AX_GEOMSPACE && !ax->member && ax->d->kind != IN_INTEGER)
+        return ax->stop > ax->start ? 1 : ax->stop < ax->start ? -1 : 0;
+    int order = axis_value_at(st, a, 1) > axis_value_at(st, a, 0) ? 1 : -1;
+    for (size_t k = 1; k < ax->n; k++) {
+        double d = axis_value_at(st, a, k) - axis_value_at(st, a, k - 1);
+        if (!(d * order > 0))
+            return 0;
+    }
+    return order;
+}
+
+const char *sweep_eval(sweep_stream *st, unsigned long long p, const solver_inputs **in, const solver_outputs **out)
+{
+    size_t idx[MAX_AXES];
+    const char *error = eval_point(st, p, idx);
+    *in = st->in;
+    *out = st->out;
+    return error;
+}
+
+void sweep_space_point_json(const sweep_stream *st, strbuf *b, unsigned long long p)
+{
+    sb_putc(b, '{');
+    for (int a = 0; a < st->n_axes; a++) {
+        if (a)
+            sb_putc(b, ',');
+        sb_json_string(b, st->axes[a].label);
+        sb_putc(b, ':');
+        put_axis_value(st, b, a, (size_t)((p / st->stride[a]) % st->axes[a].n), false);
+    }
+    sb_putc(b, '}');
+}
+
+bool sweep_space_timed_out(sweep_stream *st) { return timed_out(st); }

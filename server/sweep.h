@@ -1,9 +1,11 @@
 /* sweep.h - /sweep: one solver over the cartesian product of axes, streamed.
  * app.c calls sweep_start; whoever sends the response (http.c, tests,
- * benchmarks) reads the stream and frees it (app_response_free does). */
+ * benchmarks) reads the stream and frees it (app_response_free does).
+ * optimize.c evaluates the same space point by point (sweep_space). */
 #ifndef MLSYSD_SWEEP_H
 #define MLSYSD_SWEEP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "server/app.h"
@@ -17,5 +19,36 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
 #define SWEEP_STREAM_FAILED ((size_t)-1)
 size_t sweep_stream_read(sweep_stream *s, char *buf, size_t max);
 void sweep_stream_free(sweep_stream *s);
+
+/* --- the same space point by point, for optimize.c ------------------------------------- */
+
+/* The search space of a body for solver s: its catalog, inputs and axes members
+ * (the caller checks any other), under the same point cap as /sweep. NULL with
+ * err filled. Free it with sweep_stream_free. */
+sweep_stream *sweep_space(app *a, const solver_desc *s, const json_t *body, api_error *err);
+unsigned long long sweep_space_points(const sweep_stream *s);
+const catalog_edition *sweep_space_edition(const sweep_stream *s);
+int sweep_space_axes(const sweep_stream *s);
+/* Axis a (0 <= a < sweep_space_axes): its column name ("batch_size", "fleet.count"),
+ * its number of values, and the distance in points between its neighbours. */
+const char *sweep_space_axis_label(const sweep_stream *s, int a);
+size_t sweep_space_axis_len(const sweep_stream *s, int a);
+unsigned long long sweep_space_stride(const sweep_stream *s, int a);
+/* A number, integer or quantity input, or a record member given numbers ("fleet.count"). */
+bool sweep_space_axis_numeric(const sweep_stream *s, int a);
+/* A quantity input's declared unit, else "". */
+const char *sweep_space_axis_unit(const sweep_stream *s, int a);
+/* A numeric axis's value at point p, as rows show it (in the input's declared unit). */
+double sweep_space_axis_value(const sweep_stream *s, int a, unsigned long long p);
+/* +1 if a numeric axis's values strictly increase with their index, -1 if they
+ * strictly decrease, 0 otherwise (or not numeric). */
+int sweep_space_axis_order(const sweep_stream *s, int a);
+/* Solve point p: NULL, with its inputs and outputs readable until the next
+ * call, or the point's error (what its sweep row would carry). */
+const char *sweep_eval(sweep_stream *s, unsigned long long p, const solver_inputs **in, const solver_outputs **out);
+/* {"<axis>": value, ...}: point p's axis values as sweep rows show them. */
+void sweep_space_point_json(const sweep_stream *s, strbuf *b, unsigned long long p);
+/* Whether --request-timeout has passed since sweep_space. */
+bool sweep_space_timed_out(sweep_stream *s);
 
 #endif
