@@ -261,8 +261,9 @@ void config_write_help(FILE *f, const char *prog)
     fprintf(f, "  --%-14s %s\n  --%-14s %s\n", "help", "print this text and exit", "version",
             "print the version and git revision and exit");
     fprintf(f, "\nSignals: SIGTERM or SIGINT drain and stop (exit 0); a second one stops at once.\n");
-    fprintf(f, "Endpoints: /solve /sweep /solvers /catalog /healthz /livez /readyz /metrics /version\n"
+    fprintf(f, "Endpoints: /solve /sweep /optimize /solvers /catalog /healthz /livez /readyz /metrics /version\n"
                "           /openapi.yaml /openapi.json (the full contract)\n");
+    fprintf(f, "\nBatch commands, no server: %s sweep|solve|optimize [--help] < request.json\n", prog);
 }
 
 void config_print_help(const char *prog) { config_write_help(stdout, prog); }
