@@ -8,6 +8,9 @@
  * Timings (each the median of RUNS runs of many iterations):
  *   solve_single_node_ns   one single_node run() (ResNet50 / A100 / batch 256 / fp16), inputs parsed once
  *   solve_pipeline_ns      one pipeline run() (ResNet50 / A100 / batch 512 / 500 KB samples / 8 workers)
+ *   solve_<solver>_ns      one run() of each serving solver (issue 12) and each training solver that
+ *                          does not search (issue 13), inputs in SOLVES below; batching_optimizer is
+ *                          reported per batch size searched (solve_batching_optimizer_per_batch_ns)
  *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
  *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
  *   fmt_double_ref_ns      the same values through the reference search (fmt_double_reference)
@@ -141,6 +144,62 @@ static double time_check(const solver_desc *s, const solver_inputs *in, long ite
     }
     return median(runs, RUNS);
 }
+
+/* The serving and training solvers timed one run() at a time: Llama-3-70B serving as in
+ * docs/tutorials/sizing-an-llm-service.md, training on the 256-GPU cluster. `per` divides the
+ * time (batching_optimizer runs serving + tail_latency once per batch size searched). Two
+ * cases have loops whose length grows with the input, so a larger one is timed too:
+ * serving_capacity's replica search (93 replicas at 1,000 requests/s) and the Erlang C sum
+ * of tail_latency (c terms). */
+static const struct {
+    const char *key, *solver, *inputs;
+    double per;
+} SOLVES[] = {
+    {"solve_serving_ns", "serving",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,\"batch_size\":32}", 1},
+    {"solve_continuous_batching_ns", "continuous_batching",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+     "\"max_batch_size\":32}",
+     1},
+    {"solve_serving_capacity_ns", "serving_capacity",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+     "\"output_tokens\":256,\"qps\":10,\"target_p99_latency_ms\":15000}",
+     1},
+    {"solve_serving_capacity_q1000_ns", "serving_capacity",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+     "\"output_tokens\":256,\"qps\":1000,\"target_p99_latency_ms\":15000}",
+     1},
+    {"solve_weight_streaming_ns", "weight_streaming",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":4096}", 1},
+    {"solve_tail_latency_ns", "tail_latency",
+     "{\"arrival_rate_qps\":10,\"service_latency_ms\":92.07,\"num_replicas\":2}", 1},
+    {"solve_tail_latency_c100_ns", "tail_latency",
+     "{\"arrival_rate_qps\":1000,\"service_latency_ms\":92.07,\"num_replicas\":100}", 1},
+    {"solve_inference_scaling_ns", "inference_scaling",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"context_length\":4096}", 1},
+    /* No batch size meets this SLA (a batch decodes seq_len tokens), so all 256 are tried; a
+     * feasible case stops at the largest qualifying size, scanning down from the top. */
+    {"solve_batching_optimizer_per_batch_ns", "batching_optimizer",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+     "\"sla_latency_ms\":15000,\"arrival_rate_qps\":10,\"max_search_batch\":256}",
+     256},
+    {"solve_training_memory_ns", "training_memory",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"batch_size\":1,\"seq_len\":4096,\"tp_size\":8,"
+     "\"pp_size\":2,\"dp_size\":16,\"zero_stage\":1}",
+     1},
+    {"solve_distributed_ns", "distributed",
+     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"tp_size\":8,\"pp_size\":2,\"batch_size\":256,"
+     "\"microbatch_count\":8}",
+     1},
+    {"solve_moe_routing_ns", "moe_routing",
+     "{\"model\":\"Mixtral_8x7B\",\"batch_size\":8,\"seq_len\":4096,\"ep_size\":8,\"fleet\":\"Research_256\"}",
+     1},
+    {"solve_topology_ns", "topology", "{\"fabric\":\"InfiniBand_NDR\",\"topology\":\"fat_tree\",\"num_nodes\":64}",
+     1},
+    {"solve_network_roofline_ns", "network_roofline", "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\"}", 1},
+    {"solve_checkpoint_ns", "checkpoint", "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\"}", 1},
+    {"solve_scaling_ns", "scaling", "{\"compute_budget\":\"1e24 flop\"}", 1},
+};
 
 /* --- the benchmark sweep's rows ----------------------------------------------------------- */
 
@@ -440,6 +499,17 @@ int main(int argc, char **argv)
         result("solve_single_node_ns", time_solve(sn, in_sn, 400000 / k), "ns");
     if (want("solve_pipeline_ns"))
         result("solve_pipeline_ns", time_solve(pl, in_pl, 200000 / k), "ns");
+    for (size_t i = 0; i < sizeof SOLVES / sizeof SOLVES[0]; i++) {
+        if (!want(SOLVES[i].key))
+            continue;
+        const solver_desc *s = solver_find(SOLVES[i].solver);
+        if (!s)
+            die("no solver", SOLVES[i].solver);
+        solver_inputs *in = parse_inputs(s, SOLVES[i].inputs);
+        /* about 0.2 s per run at 1 us a solve */
+        result(SOLVES[i].key, time_solve(s, in, (long)(200000 / SOLVES[i].per) / k) / SOLVES[i].per, "ns");
+        free(in);
+    }
     if (want("inputs_check_ns"))
         result("inputs_check_ns", time_check(sn, in_sn, 400000 / k), "ns");
 

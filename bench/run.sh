@@ -19,7 +19,9 @@
 #      GET /solve/single_node?..., POST /solve (bench/solve_post.lua), a small GET /sweep,
 #      at -c64 and -c256
 #   3. sweeps over HTTP: 1M and 10M points as CSV and as JSON (curl, a fresh daemon with
-#      --sweep-max-points 20000000 for each), points/s and the daemon's peak RSS (VmHWM)
+#      --sweep-max-points 20000000 for each), points/s and the daemon's peak RSS (VmHWM);
+#      then 100,000 points of serving_capacity as CSV (qps 0.001..100 req/s, the range of
+#      docs/tutorials/sizing-an-llm-service.md), points/s against the same formatting bound
 #   4. start-up: exec to the first 200 from /healthz, median of 20, and the idle RSS
 # Prints a table and writes the same figures as markdown to BENCH_OUT.
 set -euo pipefail
@@ -164,6 +166,19 @@ for fmt in csv json; do
       "${R[sweep_${key}_pps]}" "${R[sweep_${key}_mb]}" "${R[sweep_${key}_hwm_mib]}" "${R[sweep_${key}_idle_mib]}"
   done
 done
+# serving_capacity: Llama-3-70B on a B200 at fp8, 4k prompts, 256 output tokens, P99 15 s
+serving_body='{"solver":"serving_capacity","inputs":{"model":"Llama3_70B","hardware":"B200","precision":"fp8","seq_len":4096,"output_tokens":256,"target_p99_latency_ms":15000},"axes":[{"input":"qps","range":{"start":0.001,"stop":100,"step":0.001}}],"format":"csv"}'
+start_daemon port pid
+read -r t bytes code < <(curl -s -o /dev/null -w '%{time_total} %{size_download} %{http_code}\n' \
+  -H 'Content-Type: application/json' -d "$serving_body" "http://127.0.0.1:$port/sweep")
+[ "$code" = 200 ] || { echo "run.sh: serving_capacity sweep answered $code" >&2; exit 1; }
+stop_daemon "$pid"
+R[sweep_serving_pps]=$(awk -v t="$t" 'BEGIN {printf "%.0f", 100000 / t}')
+R[sweep_serving_s]=$t
+R[sweep_serving_mb]=$(awk -v b="$bytes" 'BEGIN {printf "%.1f", b / 1e6}')
+printf '  serving_capacity csv %9d points  %7.2f s  %9s points/s  %6s MB\n' 100000 "$t" "${R[sweep_serving_pps]}" \
+  "${R[sweep_serving_mb]}"
+R[serving_vs_bound]=$(awk -v a="${R[sweep_serving_pps]}" -v b="${R[fmtbound_csv_pps]}" 'BEGIN {printf "%.2f", a / b}')
 small=csv_1M; large=csv_$((1000 * big / 1000000))M
 R[csv_vs_bound]=$(awk -v a="${R[sweep_${small}_pps]}" -v b="${R[fmtbound_csv_pps]}" 'BEGIN {printf "%.2f", a / b}')
 R[json_vs_bound]=$(awk -v a="${R[sweep_json_1M_pps]}" -v b="${R[fmtbound_json_pps]}" 'BEGIN {printf "%.2f", a / b}')
@@ -193,6 +208,7 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| GET /solve >= 0.70 x /healthz req/s (-c256) | $(fmt2 "${R[get_ratio_c256]}") ($(k "${R[solve_get_rps_c256]}") vs $(k "${R[healthz_rps_c256]}") req/s) | $(pass "${R[get_ratio_c256]}" 0.70 '>=') |"
   echo "| POST /solve >= 0.70 x /healthz req/s (-c256) | $(fmt2 "${R[post_ratio_c256]}") ($(k "${R[solve_post_rps_c256]}") req/s) | $(pass "${R[post_ratio_c256]}" 0.70 '>=') |"
   echo "| CSV sweep over HTTP >= 0.5 x formatting bound (1M points) | ${R[csv_vs_bound]} ($(k "${R[sweep_csv_1M_pps]}") vs $(k "${R[fmtbound_csv_pps]}") points/s) | $(pass "${R[csv_vs_bound]}" 0.5 '>=') |"
+  echo "| serving_capacity CSV sweep over HTTP >= 0.5 x formatting bound (100,000 points) | ${R[serving_vs_bound]} ($(k "${R[sweep_serving_pps]}") vs $(k "${R[fmtbound_csv_pps]}") points/s) | $(pass "${R[serving_vs_bound]}" 0.5 '>=') |"
   echo "| peak RSS flat from 1M to 10M CSV points | ${R[sweep_${small}_hwm_mib]} -> ${R[sweep_${large}_hwm_mib]} MiB | $(pass "$(awk -v a="${R[sweep_${small}_hwm_mib]}" -v b="${R[sweep_${large}_hwm_mib]}" 'BEGIN {print b - a}')" 1 '<') |"
   echo "| idle RSS < 16 MiB | ${R[rss_idle_mib]} MiB | $(pass "${R[rss_idle_mib]}" 16 '<') |"
   echo "| ready < 50 ms after exec (median of ${R[startup_runs]}) | ${R[ready_median_ms]} ms (min ${R[ready_min_ms]}, max ${R[ready_max_ms]}) | $(pass "${R[ready_median_ms]}" 50 '<') |"
@@ -226,6 +242,12 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| sweep in process, JSON | $(k "${R[inproc_sweep_json_pps]}") points/s |"
   echo "| one single_node solve | ${R[solve_single_node_ns]} ns |"
   echo "| one pipeline solve | ${R[solve_pipeline_ns]} ns |"
+  for key in "${!R[@]}"; do
+    case $key in solve_single_node_ns | solve_pipeline_ns) ;; solve_*_ns) echo "$key" ;; esac
+  done | sort | while read -r key; do
+    name=${key#solve_}; name=${name%_ns}
+    echo "| one $name solve$([ "$name" = batching_optimizer_per_batch ] && echo ', per batch size searched') | ${R[$key]} ns (< 2 µs: $(pass "${R[$key]}" 2000 '<')) |"
+  done
   echo "| generic input checks of one point | ${R[inputs_check_ns]} ns |"
   echo "| fmt_double, a value of the sweep's outputs | ${R[fmt_double_ns]} ns (previous printf+strtod search: ${R[fmt_double_ref_ns]} ns) |"
   echo "| fmt_double, random bit patterns | ${R[fmt_double_random_ns]} ns (previous: ${R[fmt_double_random_ref_ns]} ns) |"
