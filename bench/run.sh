@@ -61,16 +61,22 @@ free_port() {
   echo "run.sh: no free port" >&2; exit 1
 }
 
-# start_daemon VAR_PORT VAR_PID [flags...]: request log lines go to /dev/null
+# start_daemon VAR_PORT VAR_PID [flags...]: request log lines go to /dev/null. A port that no one
+# listens on may still be taken (the local end of another program's connection): a daemon that
+# exits at once is tried again on another port.
 start_daemon() {
   local -n _port=$1 _pid=$2; shift 2
-  _port=$(free_port)
-  "$bin" --port "$_port" --drain-delay 0 "$@" >/dev/null 2>&1 &
-  _pid=$!
-  pids+=("$_pid")
-  for _ in $(seq 1 500); do
-    curl -sf -o /dev/null "http://127.0.0.1:$_port/healthz" && return 0
-    sleep 0.01
+  for _ in 1 2 3 4 5; do
+    _port=$(free_port)
+    "$bin" --port "$_port" --drain-delay 0 "$@" >/dev/null 2>&1 &
+    _pid=$!
+    pids+=("$_pid")
+    for _ in $(seq 1 500); do
+      curl -sf -o /dev/null "http://127.0.0.1:$_port/healthz" && return 0
+      kill -0 "$_pid" 2>/dev/null || break
+      sleep 0.01
+    done
+    kill -0 "$_pid" 2>/dev/null && break
   done
   echo "run.sh: the daemon did not start" >&2; exit 1
 }
