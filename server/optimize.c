@@ -46,8 +46,8 @@ static const char *const OP_NAMES[OP__N] = {"<=", "<", ">=", ">", "==", "!="};
 
 /* Outputs monotone in an input, all else fixed: dir +1 nondecreasing, -1
  * nonincreasing as the input grows (a boolean reads as 0/1). Each entry is
- * checked by tests/api/test_optimize.c (bisection = exhaustive) over several
- * models, accelerators and precisions. */
+ * checked by tests/api/test_optimize.c (the output monotone along the input,
+ * and bisection = exhaustive) in several contexts. */
 typedef struct {
     const char *solver, *input, *output;
     int dir;
@@ -59,6 +59,9 @@ static const monotone MONOTONE[] = {
     {"single_node", "batch_size", "memory_footprint", +1},
     {"single_node", "batch_size", "feasible", -1},
     {"transformation", "batch_size", "transform_time", +1},
+    {"reliability", "fleet.count", "fleet_mtbf", -1},
+    {"reliability", "fleet.count", "failure_probability", +1},
+    {"reliability", "fleet.count", "expected_failures", +1},
 };
 
 typedef struct {

@@ -84,6 +84,9 @@ static const entry ENTRIES[] = {
     {"single_node", NULL, "batch_size", "feasible", -1},
     {"transformation", "{\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":\"2 GB/s\",\"accelerator_step_time\":\"7.24 ms\"}",
      "batch_size", "transform_time", +1},
+    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}", "fleet.count", "fleet_mtbf", -1},
+    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}", "fleet.count", "failure_probability", +1},
+    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":720}", "fleet.count", "expected_failures", +1},
 };
 
 static void check_entry(const entry *e, const char *inputs, const char *ctx)
@@ -152,6 +155,83 @@ Test(optimize, bisection_equals_exhaustive_on_every_monotone_entry, .timeout = 3
                     check_entry(e, inputs, ctx);
                 }
     }
+}
+
+/* Every MONOTONE entry of server/optimize.c has its check above: a new entry needs one. */
+Test(optimize, every_monotone_entry_is_checked)
+{
+    size_t n;
+    char *src = read_file(MLSYSD_SOURCE_DIR "/server/optimize.c", &n);
+    cr_assert(src);
+    char *at = strstr(src, "static const monotone MONOTONE[] = {");
+    cr_assert(at);
+    char *end = strstr(at, "};");
+    int entries = 0;
+    for (char *line = strchr(at, '\n') + 1; line < end; line = strchr(line, '\n') + 1) {
+        char solver[64], input[64], output[64];
+        int dir;
+        if (sscanf(line, " {\"%63[^\"]\", \"%63[^\"]\", \"%63[^\"]\", %d}", solver, input, output, &dir) != 4)
+            continue;
+        entries++;
+        bool found = false;
+        for (size_t i = 0; i < sizeof ENTRIES / sizeof *ENTRIES; i++)
+            found |= !strcmp(ENTRIES[i].solver, solver) && !strcmp(ENTRIES[i].input, input) &&
+                     !strcmp(ENTRIES[i].output, output) && ENTRIES[i].dir == dir;
+        cr_expect(found, "MONOTONE lists %s %s %s %+d, which no test checks", solver, input, output, dir);
+    }
+    cr_expect_eq((size_t)entries, sizeof ENTRIES / sizeof *ENTRIES, "MONOTONE has %d entries, the test %zu", entries,
+                 sizeof ENTRIES / sizeof *ENTRIES);
+    free(src);
+}
+
+/* The largest fleet whose MTBF stays over a day: a record member as the objective, searched
+ * by bisection (fleet_mtbf is on record as monotone in fleet.count) and exhaustively alike. */
+Test(optimize, record_member_axis_objective)
+{
+    const char *fmt = "{\"solver\":\"reliability\",\"inputs\":{\"fleet\":\"Research_256\",\"job_duration_hours\":24},"
+                      "\"axes\":[{\"input\":\"fleet.count\",\"values\":[8,16,32,64,128,256,512,1024]}],"
+                      "\"constraints\":[{\"output\":\"fleet_mtbf\",\">=\":\"1 day\"}],"
+                      "\"objective\":{\"maximize\":\"fleet.count\"}%s}";
+    char b1[600], b2[600];
+    snprintf(b1, sizeof b1, fmt, "");
+    snprintf(b2, sizeof b2, fmt, ",\"method\":\"exhaustive\"");
+    json_t *o = post("/optimize", b1, 200), *x = post("/optimize", b2, 200);
+    cr_expect_str_eq(json_string_value(json_object_get(o, "method")), "bisection", "%s",
+                     json_string_value(json_object_get(o, "method_reason")));
+    cr_expect(json_equal(json_object_get(o, "best"), json_object_get(x, "best")));
+    const json_t *best = json_object_get(o, "best");
+    long long count = json_integer_value(json_object_get(json_object_get(best, "point"), "fleet.count"));
+    double mtbf = json_number_value(json_object_get(json_object_get(json_object_get(best, "answer"), "result"), "fleet_mtbf"));
+    cr_expect_geq(mtbf, 24, "the best meets the constraint");
+    const json_t *b0 = json_array_get(json_object_get(best, "binding"), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(b0, "output")), "fleet_mtbf");
+    cr_expect_lt(json_number_value(json_object_get(b0, "value_next")), 24, "the next count breaks it");
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(best, "next_point"), "fleet.count")), 2 * count);
+    json_decref(o);
+    json_decref(x);
+}
+
+/* The request timeout cuts an exhaustive search off: the answer covers the points evaluated. */
+Test(optimize, request_timeout_cuts_the_search_off, .timeout = 60)
+{
+    daemon_t d;
+    cr_assert_eq(daemon_start(&d, (const char *const[]){"--request-timeout", "0.01", NULL}, NULL), 0);
+    http_resp r;
+    cr_assert_eq(http_post_json(&d, "/optimize",
+                                "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"},"
+                                "\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":1000000,\"step\":1}}],"
+                                "\"objective\":{\"minimize\":\"latency\"},\"method\":\"exhaustive\"}",
+                                &r),
+                 0);
+    cr_expect_eq(r.status, 200);
+    json_t *o = http_json(&r);
+    cr_expect(strstr(json_string_value(json_object_get(o, "error")), "request timeout"), "%.300s", r.body);
+    long long ev = json_integer_value(json_object_get(o, "evaluated"));
+    cr_expect(ev > 0 && ev < 1000000, "evaluated %lld", ev);
+    cr_expect_eq(json_integer_value(json_object_get(json_object_get(json_object_get(o, "best"), "point"), "batch_size")), 1);
+    json_decref(o);
+    http_free(&r);
+    cr_expect_eq(daemon_stop(&d), 0);
 }
 
 /* An exhaustive search over three axes is a brute force over the /sweep rows. */

@@ -14,7 +14,7 @@ typedef struct {
     const char *method, *path, *content_type, *accept;
 } route_sel;
 
-/* Seeds start with a digit: '0' = POST /solve, '1' = POST /sweep, ... */
+/* Seeds start with a digit: '0' = POST /solve, '1' = POST /sweep, ..., ':' = POST /optimize */
 static const route_sel ROUTES[] = {
     {"POST", "/solve", "application/json", NULL},
     {"POST", "/sweep", "application/json", NULL},
@@ -26,6 +26,7 @@ static const route_sel ROUTES[] = {
     {"PUT", "/solve", "application/json", NULL},
     {"GET", "/solvers/single_node", NULL, NULL},
     {"POST", "/sweep", NULL, "text/csv, application/x-ndjson"},
+    {"POST", "/optimize", "application/json", NULL},
 };
 #define N_ROUTES (sizeof ROUTES / sizeof ROUTES[0])
 

@@ -22,6 +22,25 @@ UNIT_SEEDS = [
     "1.5e-3 s", "3 TFLOPs/s", "10 J/s", "1 kg", "64 bit", "1 h", "2 day", "1 min",
 ]
 
+# POST /optimize (route ':' in fuzz_request.c): bisection, exhaustive, a member axis, bad constraints.
+OPTIMIZES = [
+    {"solver": "single_node", "inputs": {"model": "ResNet50", "hardware": "A100"},
+     "axes": [{"input": "batch_size", "range": {"start": 1, "stop": 10000, "step": 1}}],
+     "constraints": [{"output": "latency", "<=": "10 ms"}, {"output": "feasible", "==": True}],
+     "objective": {"maximize": "batch_size"}, "top_k": 3},
+    {"solver": "single_node", "inputs": {"model": "Llama3_8B"},
+     "axes": [{"input": "hardware", "values": ["A100", "H100"]}, {"input": "batch_size", "values": [1, 8, 64]}],
+     "constraints": [{"output": "bottleneck", "!=": "Memory"}, {"output": "latency", ">": 0.5}],
+     "objective": {"minimize": "latency"}, "method": "exhaustive"},
+    {"solver": "reliability", "inputs": {"fleet": "Research_256", "job_duration_hours": 24},
+     "axes": [{"input": "fleet.count", "values": [8, 16, 32, 64]}],
+     "constraints": [{"output": "fleet_mtbf", ">=": "1 day"}], "objective": {"maximize": "fleet.count"}},
+    {"solver": "single_node", "inputs": {"model": "ResNet50", "hardware": "A100"},
+     "axes": [{"input": "batch_size", "values": [0, 1, 2]}],
+     "constraints": [{"output": "latency", "<=": "5 GB"}, {"output": "feasible", "<": True}],
+     "objective": {"maximize": "bottleneck"}, "method": "bisection", "top_k": 0},
+]
+
 SWEEPS = [
     {"solver": "pipeline",
      "inputs": {"model": "ResNet50", "hardware": "A100", "sample_size_bytes": "500 KB", "cpu_throughput": "2 GB/s"},
@@ -133,6 +152,8 @@ def main():
     for b in BAD_BODIES:
         req.append(b"0" + b)
     req.append(b"1" + BAD_BODIES[-1])
+    for s in OPTIMIZES:
+        req.append(b":" + json.dumps(s, separators=(",", ":")).encode())
     n_req = write(os.path.join(corpus, "fuzz_request"), req)
 
     queries = list(QUERIES)
