@@ -1,5 +1,5 @@
 /* gzip.c - see gzip.h. zlib's deflate with windowBits 31 writes the gzip
- * wrapper; level 6 is zlib's default trade of speed for size. */
+ * wrapper. */
 #include "server/gzip.h"
 
 #include <ctype.h>
@@ -10,7 +10,6 @@
 #include <zlib.h>
 
 #define GZIP_WINDOW (15 + 16)
-#define GZIP_LEVEL 6
 #define STREAM_IN (64 * 1024)
 
 /* The q-value of one list member "coding;q=0.5" (1 when absent). */
@@ -63,10 +62,10 @@ bool gzip_compressible(const char *ct)
     return false;
 }
 
-char *gzip_buffer(const void *data, size_t len, size_t *out_len)
+char *gzip_buffer(const void *data, size_t len, int level, size_t *out_len)
 {
     z_stream z = {0};
-    if (deflateInit2(&z, GZIP_LEVEL, Z_DEFLATED, GZIP_WINDOW, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&z, level, Z_DEFLATED, GZIP_WINDOW, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         return NULL;
     uLong cap = deflateBound(&z, (uLong)len);
     unsigned char *out = malloc(cap);
@@ -103,7 +102,7 @@ gzip_stream *gzip_stream_new(gzip_source src, void *cls)
     gzip_stream *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
-    if (deflateInit2(&g->z, GZIP_LEVEL, Z_DEFLATED, GZIP_WINDOW, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (deflateInit2(&g->z, GZIP_PER_REQUEST, Z_DEFLATED, GZIP_WINDOW, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         free(g);
         return NULL;
     }

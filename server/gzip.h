@@ -17,13 +17,19 @@ bool gzip_accepted(const char *accept_encoding);
  * CSV, NDJSON, SVG). */
 bool gzip_compressible(const char *content_type);
 
-/* The gzip member of len bytes, malloc'd, its size in *out_len; NULL when out
- * of memory. */
-char *gzip_buffer(const void *data, size_t len, size_t *out_len);
+/* zlib levels: the smallest output for what is compressed once (a prebuilt
+ * answer), the fastest for what is compressed per request (a sweep streams at
+ * several times the speed of level 6: docs/BENCHMARKS.md, "Caching and gzip"). */
+#define GZIP_ONCE 9
+#define GZIP_PER_REQUEST 1
 
-/* A stream compressed as it is read: each read of the source (one call of src)
- * is compressed and flushed (Z_SYNC_FLUSH), so a client of a streamed sweep
- * sees rows as they are produced. */
+/* The gzip member of len bytes at a zlib level (1..9), malloc'd, its size in
+ * *out_len; NULL when out of memory. */
+char *gzip_buffer(const void *data, size_t len, int level, size_t *out_len);
+
+/* A stream compressed as it is read (level GZIP_PER_REQUEST): each read of the
+ * source (one call of src) is compressed and flushed (Z_SYNC_FLUSH), so a client
+ * of a streamed sweep sees rows as they are produced. */
 typedef struct gzip_stream gzip_stream;
 #define GZIP_STREAM_FAILED ((size_t)-1)
 /* Next bytes of the source into buf: returns 0 at its end, GZIP_STREAM_FAILED

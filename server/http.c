@@ -239,7 +239,7 @@ static void encode(struct MHD_Connection *c, app_response *resp)
     if (resp->body.len < GZIP_MIN)
         return;
     size_t len;
-    char *gz = gzip_buffer(resp->body.data, resp->body.len, &len);
+    char *gz = gzip_buffer(resp->body.data, resp->body.len, GZIP_PER_REQUEST, &len);
     if (!gz)
         return; /* out of memory: the plain body still answers */
     sb_reset(&resp->body);

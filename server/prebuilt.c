@@ -2,6 +2,7 @@
  * them per request, and copied out per request. */
 #include "server/prebuilt.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +24,25 @@ typedef struct {
     size_t len;
 } prebuilt_entry;
 
+/* A body gzip-encoded (at GZIP_ONCE), or NOT_SMALLER. */
+typedef struct {
+    size_t len;
+    char data[];
+} gz_body;
+static const gz_body NOT_SMALLER;
+
 /* Whole 200 answers of the static GET endpoints, rendered at start-up by their own
- * handlers (prebuild_responses) with their ETag and gzip encoding, and copied out
- * per request (prebuilt_send) in the encoding the client accepts, or answered
- * with a 304. */
+ * handlers (prebuild_responses) with their ETag, gzip-encoded on the first request
+ * that accepts gzip (compressing all of them at start-up would multiply its
+ * time), and copied out per request (prebuilt_send) in the encoding the client
+ * accepts, or answered with a 304. */
 typedef struct {
     char *body; /* NULL: not prebuilt, the handler runs */
     size_t len;
     const char *content_type;
     char etag[ETAG_LEN];
-    char *gz;   /* the body gzip-encoded; NULL: not smaller, or out of memory */
-    size_t gz_len;
     char gz_etag[ETAG_LEN];
+    _Atomic(const gz_body *) gz; /* NULL: not encoded yet (or out of memory then) */
 } prebuilt_resp;
 
 typedef struct {
@@ -94,7 +102,34 @@ const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, s
 static void resp_free(prebuilt_resp *p)
 {
     free(p->body);
-    free(p->gz);
+    const gz_body *g = atomic_load(&p->gz);
+    if (g != &NOT_SMALLER)
+        free((gz_body *)(uintptr_t)g);
+}
+
+/* The gzip encoding of p, made by the first request that needs it (a racing
+ * request's copy is dropped); NULL when it is not smaller or out of memory. */
+static const gz_body *encoded(prebuilt_resp *p)
+{
+    const gz_body *g = atomic_load_explicit(&p->gz, memory_order_acquire);
+    if (!g) {
+        size_t n;
+        char *z = gzip_buffer(p->body, p->len, GZIP_ONCE, &n);
+        if (!z)
+            return NULL;
+        gz_body *made = n < p->len ? malloc(sizeof *made + n) : NULL;
+        if (made) {
+            made->len = n;
+            memcpy(made->data, z, n);
+        }
+        free(z);
+        const gz_body *want = made ? made : &NOT_SMALLER;
+        if (!atomic_compare_exchange_strong_explicit(&p->gz, &g, want, memory_order_acq_rel, memory_order_acquire))
+            free(made); /* g holds the winner's */
+        else
+            g = want;
+    }
+    return g == &NOT_SMALLER ? NULL : g;
 }
 
 void prebuilt_free(struct app_prebuilt *pb)
@@ -188,11 +223,6 @@ static void render_once(app *a, route_id rt, const catalog_edition *ed, const ch
         out->content_type = resp.content_type;
         out->body = sb_detach(&resp.body, &out->len);
         etag_of(out->body, out->len, out->etag);
-        out->gz = gzip_buffer(out->body, out->len, &out->gz_len);
-        if (out->gz && out->gz_len >= out->len) {
-            free(out->gz);
-            out->gz = NULL;
-        }
         etag_gzip(out->etag, out->gz_etag);
     }
     app_response_free(&resp);
@@ -237,8 +267,8 @@ static void prebuild_responses(app *a, struct app_prebuilt *pb)
 
 bool prebuilt_send(const app *a, const app_request *req, app_response *resp, route_id rt, const char *param)
 {
-    const struct app_prebuilt *pb = a->pre;
-    const prebuilt_resp *p = NULL;
+    struct app_prebuilt *pb = a->pre;
+    prebuilt_resp *p = NULL;
     if (!pb)
         return false;
     switch (rt) {
@@ -262,7 +292,7 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
             ed = catalog_edition_find(a->cat, req->query[0].value);
         else
             return false;
-        const prebuilt_edition *pe = NULL;
+        prebuilt_edition *pe = NULL;
         for (size_t e = 0; ed && e < pb->n_editions; e++)
             if (pb->editions[e].ed == ed)
                 pe = &pb->editions[e];
@@ -292,13 +322,13 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
     }
     if (!p || !p->body)
         return false;
-    bool gz = p->gz && gzip_accepted(req->accept_encoding);
+    const gz_body *gz = gzip_accepted(req->accept_encoding) ? encoded(p) : NULL;
     resp->status = 200;
     resp->content_type = p->content_type;
     if (conditional_apply(req->if_none_match, resp, gz ? p->gz_etag : p->etag))
         return true;
     sb_reset(&resp->body);
-    sb_append(&resp->body, gz ? p->gz : p->body, gz ? p->gz_len : p->len);
+    sb_append(&resp->body, gz ? gz->data : p->body, gz ? gz->len : p->len);
     resp->content_encoding = gz ? "gzip" : NULL;
     return !resp->body.oom;
 }

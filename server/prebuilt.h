@@ -2,7 +2,8 @@
  * once by app_init: the summary ("resolved") text of every catalog entry, and
  * the whole 200 answers of /openapi.json, /openapi.yaml, /solvers,
  * /solvers/{name} and /catalog (lists and entries, every edition), each with its
- * ETag and its gzip encoding (conditional.h, gzip.h). Whatever failed to render
+ * ETag (conditional.h) and, from the first request that accepts it, its gzip
+ * encoding (gzip.h). Whatever failed to render
  * (out of memory) is simply rendered per request. app.c builds and frees it;
  * app_handle and the /solve writer read it. */
 #ifndef MLSYSD_PREBUILT_H
