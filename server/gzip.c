@@ -87,6 +87,47 @@ char *gzip_buffer(const void *data, size_t len, int level, size_t *out_len)
     return (char *)out;
 }
 
+struct gzip_encoded {
+    size_t len;
+    char data[];
+};
+static const gzip_encoded NOT_SMALLER;
+
+const char *gzip_once_get(gzip_once *slot, const void *data, size_t len, size_t *out_len)
+{
+    const gzip_encoded *g = atomic_load_explicit(&slot->done, memory_order_acquire);
+    if (!g) {
+        size_t n;
+        char *z = gzip_buffer(data, len, GZIP_ONCE, &n);
+        if (!z)
+            return NULL;
+        gzip_encoded *made = n < len ? malloc(sizeof *made + n) : NULL;
+        if (made) {
+            made->len = n;
+            memcpy(made->data, z, n);
+        }
+        free(z);
+        const gzip_encoded *want = made ? made : &NOT_SMALLER;
+        if (atomic_compare_exchange_strong_explicit(&slot->done, &g, want, memory_order_acq_rel,
+                                                    memory_order_acquire))
+            g = want;
+        else
+            free(made); /* g is the winner's */
+    }
+    if (g == &NOT_SMALLER)
+        return NULL;
+    *out_len = g->len;
+    return g->data;
+}
+
+void gzip_once_free(gzip_once *slot)
+{
+    const gzip_encoded *g = atomic_load(&slot->done);
+    if (g != &NOT_SMALLER)
+        free((gzip_encoded *)(uintptr_t)g);
+    atomic_store(&slot->done, NULL);
+}
+
 struct gzip_stream {
     z_stream z;
     gzip_source src;

@@ -5,6 +5,7 @@
 #ifndef MLSYSD_GZIP_H
 #define MLSYSD_GZIP_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -26,6 +27,19 @@ bool gzip_compressible(const char *content_type);
 /* The gzip member of len bytes at a zlib level (1..9), malloc'd, its size in
  * *out_len; NULL when out of memory. */
 char *gzip_buffer(const void *data, size_t len, int level, size_t *out_len);
+
+/* A body's gzip encoding at GZIP_ONCE, made by the first request that needs it
+ * and kept: a gzip_once zeroed (static or calloc'd storage) holds none yet. */
+typedef struct gzip_encoded gzip_encoded;
+typedef struct {
+    _Atomic(const gzip_encoded *) done;
+} gzip_once;
+/* The encoding of data[0, len) in *slot (made now if the slot holds none; a
+ * racing request's copy is dropped): its bytes and *out_len, or NULL when it
+ * is not smaller than the body (or out of memory). Every call on one slot must
+ * pass the same body. */
+const char *gzip_once_get(gzip_once *slot, const void *data, size_t len, size_t *out_len);
+void gzip_once_free(gzip_once *slot);
 
 /* A stream compressed as it is read (level GZIP_PER_REQUEST): each read of the
  * source (one call of src) is compressed and flushed (Z_SYNC_FLUSH), so a client

@@ -211,10 +211,10 @@ static void stream_free(void *cls)
 }
 
 /* Whether a route's answers come in more than one encoding (so carry Vary:
- * Accept-Encoding): the static answers and the sweeps. */
+ * Accept-Encoding): the static answers, the dashboard's page at "/" and the sweeps. */
 static bool encodable_route(route_id rt)
 {
-    return conditional_route(rt) || rt == R_SWEEP || rt == R_SWEEP_GET;
+    return conditional_route(rt) || rt == R_ROOT || rt == R_SWEEP || rt == R_SWEEP_GET;
 }
 
 /* Validators and encoding of a 200 of an encodable route that its handler left

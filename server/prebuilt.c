@@ -2,7 +2,6 @@
  * them per request, and copied out per request. */
 #include "server/prebuilt.h"
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +23,6 @@ typedef struct {
     size_t len;
 } prebuilt_entry;
 
-/* A body gzip-encoded (at GZIP_ONCE), or NOT_SMALLER. */
-typedef struct {
-    size_t len;
-    char data[];
-} gz_body;
-static const gz_body NOT_SMALLER;
-
 /* Whole 200 answers of the static GET endpoints, rendered at start-up by their own
  * handlers (prebuild_responses) with their ETag, gzip-encoded on the first request
  * that accepts gzip (compressing all of them at start-up would multiply its
@@ -42,7 +34,7 @@ typedef struct {
     const char *content_type;
     char etag[ETAG_LEN];
     char gz_etag[ETAG_LEN];
-    _Atomic(const gz_body *) gz; /* NULL: not encoded yet (or out of memory then) */
+    gzip_once gz;
 } prebuilt_resp;
 
 typedef struct {
@@ -102,34 +94,7 @@ const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, s
 static void resp_free(prebuilt_resp *p)
 {
     free(p->body);
-    const gz_body *g = atomic_load(&p->gz);
-    if (g != &NOT_SMALLER)
-        free((gz_body *)(uintptr_t)g);
-}
-
-/* The gzip encoding of p, made by the first request that needs it (a racing
- * request's copy is dropped); NULL when it is not smaller or out of memory. */
-static const gz_body *encoded(prebuilt_resp *p)
-{
-    const gz_body *g = atomic_load_explicit(&p->gz, memory_order_acquire);
-    if (!g) {
-        size_t n;
-        char *z = gzip_buffer(p->body, p->len, GZIP_ONCE, &n);
-        if (!z)
-            return NULL;
-        gz_body *made = n < p->len ? malloc(sizeof *made + n) : NULL;
-        if (made) {
-            made->len = n;
-            memcpy(made->data, z, n);
-        }
-        free(z);
-        const gz_body *want = made ? made : &NOT_SMALLER;
-        if (!atomic_compare_exchange_strong_explicit(&p->gz, &g, want, memory_order_acq_rel, memory_order_acquire))
-            free(made); /* g holds the winner's */
-        else
-            g = want;
-    }
-    return g == &NOT_SMALLER ? NULL : g;
+    gzip_once_free(&p->gz);
 }
 
 void prebuilt_free(struct app_prebuilt *pb)
@@ -322,13 +287,14 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
     }
     if (!p || !p->body)
         return false;
-    const gz_body *gz = gzip_accepted(req->accept_encoding) ? encoded(p) : NULL;
+    size_t gz_len = 0;
+    const char *gz = gzip_accepted(req->accept_encoding) ? gzip_once_get(&p->gz, p->body, p->len, &gz_len) : NULL;
     resp->status = 200;
     resp->content_type = p->content_type;
     if (conditional_apply(req->if_none_match, resp, gz ? p->gz_etag : p->etag))
         return true;
     sb_reset(&resp->body);
-    sb_append(&resp->body, gz ? gz->data : p->body, gz ? gz->len : p->len);
+    sb_append(&resp->body, gz ? gz : p->body, gz ? gz_len : p->len);
     resp->content_encoding = gz ? "gzip" : NULL;
     return !resp->body.oom;
 }

@@ -3,15 +3,14 @@
  * those files can be served. Each file's ETag is the tag of its bytes
  * (conditional.h), computed once: it changes exactly when a build changes the
  * file, and a browser revalidates (Cache-Control: no-cache) instead of
- * guessing. Each file is also gzip-encoded once, on first use, and /ui/{file}
- * sends that to a client that accepts it (Chart.js is 200 KB: encoding it per
- * request cost a page load milliseconds of CPU). "/" is not one of http.c's
- * encodable routes (no Vary: Accept-Encoding), so index.html goes there as is. */
+ * guessing. A file is gzip-encoded once, for the first client that accepts it
+ * (gzip.h), and kept (Chart.js is 200 KB: encoding it per request cost a page
+ * load milliseconds of CPU); "/" and /ui/{file} send that to a client that
+ * accepts it (http.c adds Vary: Accept-Encoding on both). */
 #include "server/ui.h"
 
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "catalog/embedded.h"
@@ -36,10 +35,8 @@ static const struct {
 #define UI_MAX_FILES 64
 static struct {
     const embedded_file *f;
-    char etag[ETAG_LEN];
-    char *gz; /* the gzip encoding; NULL when out of memory or no smaller */
-    size_t gz_len;
-    char gz_etag[ETAG_LEN];
+    char etag[ETAG_LEN], gz_etag[ETAG_LEN];
+    gzip_once gz;
 } files[UI_MAX_FILES];
 static size_t n_files;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -63,11 +60,6 @@ static void index_files(void)
             continue;
         files[n_files].f = f;
         etag_of(f->data, f->len, files[n_files].etag);
-        files[n_files].gz = gzip_buffer(f->data, f->len, &files[n_files].gz_len);
-        if (files[n_files].gz && files[n_files].gz_len >= f->len) {
-            free(files[n_files].gz);
-            files[n_files].gz = NULL;
-        }
         etag_gzip(files[n_files].etag, files[n_files].gz_etag);
         n_files++;
     }
@@ -80,15 +72,18 @@ bool ui_send(const app_request *req, app_response *resp, const char *name)
         const char *path = files[i].f->path + 4;
         if (strcmp(path, name))
             continue;
-        bool gz = files[i].gz && resp->route == R_UI && gzip_accepted(req->accept_encoding);
         sb_reset(&resp->body);
         resp->content_type = content_type(path);
         resp->csp = CSP;
         resp->status = 200;
+        size_t gz_len = 0;
+        const char *gz = gzip_accepted(req->accept_encoding)
+                             ? gzip_once_get(&files[i].gz, files[i].f->data, files[i].f->len, &gz_len)
+                             : NULL;
         if (conditional_apply(req->if_none_match, resp, gz ? files[i].gz_etag : files[i].etag))
             return true;
         if (gz) {
-            sb_append(&resp->body, files[i].gz, files[i].gz_len);
+            sb_append(&resp->body, gz, gz_len);
             resp->content_encoding = "gzip";
         } else {
             sb_append(&resp->body, (const char *)files[i].f->data, files[i].f->len);
