@@ -41,6 +41,35 @@ static bool group_matches(const json_t *entry, const char *want)
     return !want || (g && !strcasecmp(g, want));
 }
 
+/* The groups of the entries of one kind (or of every kind: only NULL), each once,
+ * in catalog order, as "Cloud, Workstation, ..."; whether want is one of them. */
+static bool group_known(const catalog_edition *ed, const catalog_kind *only, const char *want, char *list, size_t n)
+{
+    size_t used = 0;
+    bool found = false;
+    list[0] = '\0';
+    for (size_t k = 0; k < catalog_kind_count(); k++) {
+        const catalog_kind *c = catalog_kind_at(k);
+        if (only && c != only)
+            continue;
+        for (size_t i = 0; i < edition_count(ed, c); i++) {
+            const char *g = json_string_value(json_object_get(edition_entry_json(ed, c, i), "group"));
+            if (!g)
+                continue;
+            found |= !strcasecmp(g, want);
+            /* listed already? (a whole item of the list) */
+            size_t gl = strlen(g);
+            bool seen = false;
+            for (const char *p = list; (p = strstr(p, g)) != NULL; p += gl)
+                if ((p == list || p[-1] == ' ') && (p[gl] == ',' || p[gl] == '\0'))
+                    seen = true;
+            if (!seen && used < n)
+                used += (size_t)snprintf(list + used, n - used, "%s%s", used ? ", " : "", g);
+        }
+    }
+    return found;
+}
+
 static json_t *kind_list(const catalog_edition *ed, const catalog_kind *k, const char *group)
 {
     json_t *arr = json_array();
@@ -112,6 +141,17 @@ void handle_catalog(app *a, const app_request *req, app_response *resp, const ch
         snprintf(detail, sizeof detail, "kind must be one of %s%s", k ? catalog_kind_name(k) : kinds,
                  k ? " on this path" : "");
         reply_fail(resp, req, 400, "invalid-input", "kind", detail);
+        return;
+    }
+    char groups[1200];
+    if (group && !group_known(ed, only, group, groups, sizeof groups)) {
+        if (groups[0])
+            snprintf(detail, sizeof detail, "unknown group '%.60s'; the groups%s%s are: %s", group,
+                     only ? " of " : "", only ? catalog_kind_name(only) : "", groups);
+        else
+            snprintf(detail, sizeof detail, "unknown group '%.60s'; entries of %s have no group", group,
+                     only ? catalog_kind_name(only) : "this catalog");
+        reply_fail(resp, req, 400, "invalid-input", "group", detail);
         return;
     }
     json_t *o = json_object();

@@ -6,6 +6,7 @@
  * already in the declared unit of each input. */
 #include "server/contract.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,35 @@ static void kinds_text(const json_t *kinds, char *buf, size_t n)
     }
 }
 
+/* A pattern that matches exactly the values, in any case ("fp16": "^([Ff][Pp]16)$"):
+ * enumerated values are case-insensitive everywhere (the API's one rule), which
+ * JSON Schema's enum cannot say. Any other character is taken literally
+ * ("[.]"), in ECMA-262 and POSIX regular expressions alike. */
+static json_t *any_case_pattern(const json_t *values)
+{
+    char buf[1024];
+    size_t used = 0;
+    size_t i;
+    json_t *v;
+    buf[used++] = '^';
+    buf[used++] = '(';
+    json_array_foreach(values, i, v) {
+        if (i && used < sizeof buf)
+            buf[used++] = '|';
+        for (const char *c = json_string_value(v); *c && used + 5 < sizeof buf; c++) {
+            if (isalpha((unsigned char)*c))
+                used += (size_t)snprintf(buf + used, sizeof buf - used, "[%c%c]", toupper((unsigned char)*c),
+                                         tolower((unsigned char)*c));
+            else if (isdigit((unsigned char)*c) || *c == '_')
+                buf[used++] = *c;
+            else
+                used += (size_t)snprintf(buf + used, sizeof buf - used, "[%c]", *c);
+        }
+    }
+    snprintf(buf + used, sizeof buf - used, ")$");
+    return json_string(buf);
+}
+
 /* The schema of one input, from its /solvers description. */
 static json_t *input_schema(const json_t *in)
 {
@@ -63,10 +93,8 @@ static json_t *input_schema(const json_t *in)
         json_object_set_new(p, "type", schema_type(t, nullable));
     } else if (!strcmp(t, "enum")) {
         json_object_set_new(p, "type", schema_type("string", nullable));
-        json_t *vals = json_deep_copy(json_object_get(in, "values"));
-        if (nullable)
-            json_array_append_new(vals, json_null());
-        json_object_set_new(p, "enum", vals);
+        json_object_set_new(p, "pattern", any_case_pattern(json_object_get(in, "values")));
+        json_object_set_new(p, "x-enum", json_deep_copy(json_object_get(in, "values")));
     } else if (!strcmp(t, "quantity")) {
         json_object_set_new(p, "type", nullable ? json_pack("[s,s,s]", "number", "string", "null")
                                                 : json_pack("[s,s]", "number", "string"));
@@ -104,6 +132,15 @@ static json_t *input_schema(const json_t *in)
         char d[900];
         snprintf(d, sizeof d, "%s. Absent: every entry of %s in the request's catalog edition.", desc, buf);
         json_object_set_new(p, "description", json_string(d));
+    } else if (!strcmp(t, "enum")) {
+        size_t used = (size_t)snprintf(buf, sizeof buf, "%s. One of ", desc), i;
+        json_t *v;
+        json_array_foreach(json_object_get(in, "values"), i, v)
+            if (used < sizeof buf)
+                used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", json_string_value(v));
+        if (used < sizeof buf)
+            snprintf(buf + used, sizeof buf - used, " (any case; x-enum lists them).");
+        json_object_set_new(p, "description", json_string(buf));
     } else {
         json_object_set_new(p, "description", json_string(desc));
     }

@@ -625,9 +625,13 @@ Test(catalog_api, group_filter_on_every_kind)
     p = get_ok("/catalog/reliability?group=Components");
     cr_assert_eq(json_array_size(json_object_get(p, "reliability")), 8);
     json_decref(p);
-    /* kinds without groups have nothing in a group */
-    p = get_ok("/catalog/fabrics?group=Cloud");
-    cr_assert_eq(json_array_size(json_object_get(p, "fabrics")), 0);
+    /* a group no entry in scope has is a 400 listing the groups (none, for a kind without groups) */
+    p = get_problem("/catalog/fabrics?group=Cloud", 400);
+    cr_assert_str_eq(str_at(p, "field"), "group");
+    cr_assert(strstr(str_at(p, "detail"), "fabrics have no group"), "%s", str_at(p, "detail"));
+    json_decref(p);
+    p = get_problem("/catalog/hardware?group=Mainframe", 400);
+    cr_assert(strstr(str_at(p, "detail"), "Cloud, Workstation, Mobile, Edge, Tiny"), "%s", str_at(p, "detail"));
     json_decref(p);
 }
 

@@ -20,6 +20,7 @@
  *   uses, and its refusal of duplicate keys. */
 #include <criterion/criterion.h>
 
+#include <ctype.h>
 #include <curl/curl.h>
 #include <math.h>
 #include <regex.h>
@@ -684,12 +685,30 @@ static int compare_solver(const json_t *doc, const json_t *s)
             if (!num_or_absent_equal(json_object_get(p, bounds[q][1]), json_object_get(in, bounds[q][0])))
                 DIFF("%s_inputs.%s: %s differs from the descriptor's %s", n, name, bounds[q][1], bounds[q][0]);
         if (!strcmp(t, "enum")) {
-            json_t *want = json_deep_copy(json_object_get(in, "values"));
-            if (nullable)
-                json_array_append_new(want, json_null());
-            if (!same_value(json_object_get(p, "enum"), want))
-                DIFF("%s_inputs.%s: enum values differ", n, name);
-            json_decref(want);
+            /* case-insensitive: x-enum lists the values, the pattern takes each in any case and nothing else */
+            const json_t *want = json_object_get(in, "values");
+            if (!same_value(json_object_get(p, "x-enum"), want))
+                DIFF("%s_inputs.%s: x-enum differs from the descriptor's values", n, name);
+            regex_t re;
+            const char *pat = json_string_value(json_object_get(p, "pattern"));
+            if (!pat || regcomp(&re, pat, REG_EXTENDED | REG_NOSUB) != 0) {
+                DIFF("%s_inputs.%s: an enum input needs a pattern", n, name);
+                continue;
+            }
+            size_t vi;
+            json_t *v;
+            json_array_foreach(want, vi, v) {
+                char up[64], mixed[80];
+                const char *low = json_string_value(v);
+                size_t c;
+                for (c = 0; low[c] && c + 1 < sizeof up; c++)
+                    up[c] = (char)toupper((unsigned char)low[c]);
+                up[c] = '\0';
+                snprintf(mixed, sizeof mixed, "%sx", low);
+                if (regexec(&re, low, 0, NULL, 0) || regexec(&re, up, 0, NULL, 0) || !regexec(&re, mixed, 0, NULL, 0))
+                    DIFF("%s_inputs.%s: the pattern must take '%s' in any case and nothing longer", n, name, low);
+            }
+            regfree(&re);
         }
     }
     if (!same_value(json_object_get(is, "required"), want_req))
