@@ -1034,6 +1034,39 @@ static const char *axis_unit(const sweep_stream *st, int a)
     return d->kind == IN_QUANTITY ? d->unit : "";
 }
 
+/* "units":{column: unit, ...} for the columns that have a unit: JSON's
+ * member, and NDJSON's first line. */
+static void write_units(sweep_stream *st)
+{
+    strbuf *b = &st->buf;
+    const solver_desc *s = st->s;
+    sb_puts(b, "\"units\":{");
+    bool first = true;
+    for (int a = 0; a < st->n_axes; a++) {
+        const char *u = axis_unit(st, a);
+        if (!*u)
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, st->axes[a].label);
+        sb_putc(b, ':');
+        sb_json_string(b, u);
+    }
+    for (int k = 0; k < st->n_out; k++) {
+        const output_desc *d = &s->outputs[st->out_cols[k]];
+        if (!d->unit[0])
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        json_output_name(st, k);
+        sb_putc(b, ':');
+        sb_json_string(b, d->unit);
+    }
+    sb_putc(b, '}');
+}
+
 static void write_header(sweep_stream *st)
 {
     strbuf *b = &st->buf;
@@ -1057,8 +1090,12 @@ static void write_header(sweep_stream *st)
         sb_puts(b, "error\r\n");
         return;
     }
-    if (st->fmt == FMT_NDJSON)
+    if (st->fmt == FMT_NDJSON) { /* a first line with the units, then one line per point */
+        sb_putc(b, '{');
+        write_units(st);
+        sb_puts(b, "}\n");
         return;
+    }
     sb_puts(b, "{\"solver\":");
     sb_json_string(b, s->name);
     sb_puts(b, ",\"catalog\":");
@@ -1090,32 +1127,11 @@ static void write_header(sweep_stream *st)
         sb_putc(b, ',');
         json_output_name(st, k);
     }
-    sb_puts(b, ",\"error\"],\"units\":{");
-    bool first = true;
-    for (int a = 0; a < st->n_axes; a++) {
-        const char *u = axis_unit(st, a);
-        if (!*u)
-            continue;
-        if (!first)
-            sb_putc(b, ',');
-        first = false;
-        sb_json_string(b, st->axes[a].label);
-        sb_putc(b, ':');
-        sb_json_string(b, u);
-    }
-    for (int k = 0; k < st->n_out; k++) {
-        const output_desc *d = &s->outputs[st->out_cols[k]];
-        if (!d->unit[0])
-            continue;
-        if (!first)
-            sb_putc(b, ',');
-        first = false;
-        json_output_name(st, k);
-        sb_putc(b, ':');
-        sb_json_string(b, d->unit);
-    }
-    sb_puts(b, "},\"rows\":[");
+    sb_puts(b, ",\"error\"],");
+    write_units(st);
+    sb_puts(b, ",\"rows\":[");
 }
+
 
 static uint8_t intern(sweep_stream *st, int c, const output_value *v, output_kind kind)
 {

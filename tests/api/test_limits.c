@@ -192,7 +192,7 @@ Test(limits, sweep_points, .timeout = 60, .fini = cleanup)
     size_t lines = 0;
     for (const char *p = r.body; (p = strchr(p, '\n')); p++)
         lines++;
-    cr_expect_eq(lines, 100, "%zu rows, expected 100", lines);
+    cr_expect_eq(lines, 101, "%zu lines, expected the units line and 100 rows", lines);
     http_free(&r);
     /* 101 points (a range in the body): 413 stating the cap. */
     cr_assert_eq(http_post_json(&d, "/sweep",

@@ -379,8 +379,16 @@ Test(sweep, ndjson_objects_equal_the_json_rows)
     cr_assert_eq(r.status, 200);
     cr_assert(strstr(r.content_type, "application/x-ndjson"), "%s", r.content_type);
     json_t *cols = json_object_get(doc, "columns"), *rows = json_object_get(doc, "rows");
+    /* the first line: {"units": the JSON document's units} */
+    char *line = strchr(r.body, '\n');
+    cr_assert(line);
+    json_t *units = json_loadb(r.body, (size_t)(line - r.body), 0, NULL);
+    cr_assert(units && json_object_size(units) == 1, "%.200s", r.body);
+    cr_assert(json_equal(json_object_get(units, "units"), json_object_get(doc, "units")), "%.200s", r.body);
+    json_decref(units);
+    line++;
     size_t row = 0;
-    for (char *line = r.body; *line;) {
+    while (*line) {
         char *nl = strchr(line, '\n');
         cr_assert(nl, "every line ends in \\n");
         json_error_t e;
