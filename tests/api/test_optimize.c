@@ -49,7 +49,10 @@ static json_t *along(const entry *e, const char *inputs, int n)
              "{\"solver\":\"%s\",\"inputs\":%s,\"format\":\"ndjson\",\"outputs\":[\"%s\"],"
              "\"axes\":[{\"input\":\"%s\",\"range\":{\"start\":1,\"stop\":%d,\"step\":1}}]}",
              e->solver, inputs, e->output, e->input, n);
-    return post("/sweep", body, 200);
+    json_t *lines = post("/sweep", body, 200);
+    cr_assert(json_object_get(json_array_get(lines, 0), "units"), "the first NDJSON line gives the units");
+    json_array_remove(lines, 0);
+    return lines;
 }
 
 static void same_answer(const char *body_bisect, const char *body_exh, const char *what)
