@@ -81,7 +81,8 @@ tutorial() {
         DOC=docs/tutorials/where-to-train.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/validation.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/training-on-a-cluster.md tests/docs/check_tutorial.sh build/mlsysd &&
-        DOC=docs/tutorials/sizing-an-llm-service.md tests/docs/check_tutorial.sh build/mlsysd
+        DOC=docs/tutorials/sizing-an-llm-service.md tests/docs/check_tutorial.sh build/mlsysd &&
+        DOC=docs/optimize.md tests/docs/check_tutorial.sh build/mlsysd
 }
 contract_lint() { tools/lint/run.sh --binary build/mlsysd; }
 
