@@ -13,7 +13,8 @@
  * Shards: `shard: {index, count}` (GET: shard=3/16) computes one of `count`
  * contiguous runs of the points, so that the shards' CSV or NDJSON bodies,
  * concatenated in index order, are byte for byte the unsharded body: shard 0
- * alone carries the CSV header, and no shard repeats anything else. A JSON
+ * alone carries the CSV header or the NDJSON units line, and no shard repeats
+ * anything else. A JSON
  * shard is a whole document of its own rows (see write_header). The point cap
  * applies to one shard's points, the work of one request. `index: true` puts
  * each point's global number first in its row. */

@@ -2,7 +2,8 @@
 # merge.sh - the merge step of a sharded sweep: concatenates
 # $SWEEP_DATA/$SWEEP_STUDY/part-0.$SWEEP_FORMAT ... part-<SWEEP_SHARDS-1> in index
 # order into $SWEEP_DATA/$SWEEP_STUDY/sweep.$SWEEP_FORMAT. CSV and NDJSON parts
-# concatenate to exactly the unsharded sweep (only part 0 has the CSV header);
+# concatenate to exactly the unsharded sweep (only part 0 has the CSV header or
+# the NDJSON units line);
 # JSON parts are separate documents and are refused here.
 #
 # Waits up to $SWEEP_WAIT seconds (default 0) for missing parts: each part appears
