@@ -38,7 +38,7 @@ const state = {
   sweep: null,          // last sweep answer
   firstRender: null,    // resolves when the page's first answer is drawn (or its problem shown)
 };
-let firstRenderDone;
+let firstRenderDone; // resolves state.firstRender (start() calls it)
 state.firstRender = new Promise((resolve) => { firstRenderDone = resolve; });
 
 /* Chart.js (window.Chart): index.html preloads its bytes; it runs when a picture

@@ -110,7 +110,12 @@ test('first load shows the worked example: pipeline bars and the roofline, drawn
   await cdp.send('Network.enable');
   const wire = new Map(); // requestId -> bytes
   const urls = new Map();
+  const encoding = new Map(); // path -> Content-Encoding
   cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.responseReceived', (e) => {
+    const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
+    encoding.set(e.response.url.replace(base, ''), h['content-encoding'] || 'identity');
+  });
   cdp.on('Network.loadingFinished', (e) => wire.set(e.requestId, e.encodedDataLength));
   await page.goto(base + '/', {waitUntil: 'load'});
   await page.waitForSelector('#fig-pipeline:not([hidden])');
@@ -139,6 +144,9 @@ test('first load shows the worked example: pipeline bars and the roofline, drawn
   assert.ok(onWire < TRANSFER_BUDGET, `first visit transfers ${onWire} bytes on the wire, budget ${TRANSFER_BUDGET}: ` +
     [...wire.entries()].map(([id, b]) => (urls.get(id) || id).replace(base, '') + ' ' + b).join(', '));
   assert.ok(perf.transfer < TRANSFER_BUDGET, `first visit transfers ${perf.transfer} bytes (Resource Timing), budget ${TRANSFER_BUDGET}`);
+  // the browser accepts gzip: the dashboard's files and the larger answers come compressed
+  for (const f of ['/ui/chart.min.js', '/ui/dashboard.js', '/ui/dashboard.css', '/solvers', '/catalog/hardware?catalog=current'])
+    assert.equal(encoding.get(f), 'gzip', `${f} sent gzip-encoded (${[...encoding].map((e) => e.join(' ')).join(', ')})`);
   const bars = await chartData('pipeline');
   const api = await getJSON(base + '/solve/pipeline?model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8');
   assert.deepEqual(bars.datasets[0].data, [api.result.storage_time, api.result.transform_time, api.result.accelerator_step_time]);
