@@ -344,6 +344,112 @@ char *read_file(const char *path, size_t *len)
 
 bool close_enough(double got, double want) { return fabs(got - want) <= 1e-9 * fabs(want) + 1e-12; }
 
+/* ---- JSON requests to the shared daemon --------------------------------------------------- */
+
+static json_t *parsed(const char *method, const char *path, http_resp *r, long *status)
+{
+    *status = r->status;
+    json_t *j = http_json(r);
+    cr_assert_not_null(j, "%s %s: %ld, not JSON: %.300s", method, path, r->status, r->body ? r->body : "");
+    http_free(r);
+    return j;
+}
+
+json_t *api_get(const char *path, long *status)
+{
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s: transport error", path);
+    return parsed("GET", path, &r, status);
+}
+
+json_t *api_post(const char *path, const char *body, long *status)
+{
+    http_resp r;
+    cr_assert_eq(http_post_json(shared_daemon(), path, body, &r), 0, "POST %s: transport error", path);
+    return parsed("POST", path, &r, status);
+}
+
+json_t *api_post_doc(const char *path, json_t *body, long *status)
+{
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    cr_assert_not_null(text);
+    json_t *j = api_post(path, text, status);
+    free(text);
+    return j;
+}
+
+json_t *api_get_ok(const char *path)
+{
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s: transport error", path);
+    cr_assert_eq(r.status, 200, "GET %s: %ld %.300s", path, r.status, r.body ? r.body : "");
+    cr_assert(!strncmp(r.content_type, "application/json", 16), "GET %s: %s", path, r.content_type);
+    long status;
+    return parsed("GET", path, &r, &status);
+}
+
+double num_at(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    cr_assert(json_is_number(v), "%s is not a number", key);
+    return json_number_value(v);
+}
+
+const char *str_at(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "(absent)";
+}
+
+double result_num(const json_t *doc, const char *name)
+{
+    const json_t *v = json_object_get(json_object_get(doc, "result"), name);
+    cr_assert(json_is_number(v), "result.%s is not a number", name);
+    return json_number_value(v);
+}
+
+const char *result_str(const json_t *doc, const char *name)
+{
+    const char *s = json_string_value(json_object_get(json_object_get(doc, "result"), name));
+    cr_assert_not_null(s, "result.%s is not a string", name);
+    return s;
+}
+
+json_t *problem_reply(const http_resp *r, long status)
+{
+    cr_expect_eq(r->status, status, "want %ld, got %ld: %s", status, r->status, r->body);
+    cr_expect_str_eq(r->content_type, "application/problem+json", "status %ld: content type %s", status,
+                     r->content_type);
+    json_t *j = http_json(r);
+    cr_assert(json_is_object(j), "problem body is not a JSON object: %s", r->body);
+    const char *type = json_string_value(json_object_get(j, "type"));
+    cr_expect(type && !strncmp(type, "https://", 8), "type must be a URI: %s", r->body);
+    cr_expect(json_is_string(json_object_get(j, "title")), "title: %s", r->body);
+    cr_expect_eq(json_integer_value(json_object_get(j, "status")), status, "status in the body: %s", r->body);
+    const char *detail = json_string_value(json_object_get(j, "detail"));
+    cr_expect(detail && *detail, "detail: %s", r->body);
+    char rid[128] = "";
+    cr_expect(http_header(r, "X-Request-ID", rid, sizeof rid), "no X-Request-ID header");
+    const char *brid = json_string_value(json_object_get(j, "request_id"));
+    cr_expect(brid && !strcmp(brid, rid), "request_id '%s' != header '%s'", brid ? brid : "", rid);
+    return j;
+}
+
+void expect_refusal(const json_t *doc, long status, long want, const char *field, const char *detail_part)
+{
+    const char *detail = json_string_value(json_object_get(doc, "detail"));
+    cr_expect_eq(status, want, "status %ld, want %ld: %s", status, want, detail ? detail : "(no detail)");
+    if (field) {
+        const char *f = json_string_value(json_object_get(doc, "field"));
+        cr_expect(f && !strcmp(f, field), "field %s, want %s (%s)", f ? f : "(none)", field,
+                  detail ? detail : "(no detail)");
+    }
+    if (detail_part)
+        cr_expect(detail && strstr(detail, detail_part), "detail \"%s\" lacks \"%s\"", detail ? detail : "(none)",
+                  detail_part);
+}
+
 /* In a sanitizer build (MLSYSD_SANITIZE) LeakSanitizer checks this runner
  * too. Criterion's own runner leaks one 48-byte block when it runs long
  * tests on parallel workers (--jobs 2); that is Criterion's, not ours.

@@ -65,4 +65,35 @@ char *read_file(const char *path, size_t *len);
 /* Relative comparison used by the parity tests: |a-b| <= 1e-9*|b| + 1e-12. */
 bool close_enough(double got, double want);
 
+/* ---- JSON requests to the shared daemon, for tests ------------------------------
+ * A transport error or a reply that is not JSON is a Criterion assertion (the
+ * test stops); the caller owns (json_decref) the returned document. */
+
+/* GET path / POST body (Content-Type: application/json) to path; *status is
+ * the reply's. */
+json_t *api_get(const char *path, long *status);
+json_t *api_post(const char *path, const char *body, long *status);
+/* POST a body built with json_pack (stolen). */
+json_t *api_post_doc(const char *path, json_t *body, long *status);
+/* GET that must answer 200 with application/json. */
+json_t *api_get_ok(const char *path);
+
+/* Member `key` of object o: num_at asserts it is a number; str_at gives
+ * "(absent)" for a missing or non-string member. result_num and result_str:
+ * member `name` of a reply's "result", asserted to be a number / string. */
+double num_at(const json_t *o, const char *key);
+const char *str_at(const json_t *o, const char *key);
+double result_num(const json_t *doc, const char *name);
+const char *result_str(const json_t *doc, const char *name);
+
+/* An RFC 9457 problem reply (r is not freed): status, content type
+ * application/problem+json, a type URI, a title, the status again, a
+ * detail, an X-Request-ID header equal to the body's request_id. Returns the
+ * parsed body for the caller's own checks (instance, field, detail). */
+json_t *problem_reply(const http_resp *r, long status);
+/* A refusal already parsed (api_post's doc and status): the status is `want`,
+ * and, where not NULL, "field" is `field` and "detail" contains `detail_part`.
+ * Expectations: the test goes on. */
+void expect_refusal(const json_t *doc, long status, long want, const char *field, const char *detail_part);
+
 #endif

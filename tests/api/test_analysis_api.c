@@ -12,28 +12,17 @@
 
 #include "harness.h"
 
-static json_t *get_json(const char *path)
-{
-    http_resp r;
-    cr_assert_eq(http_get(shared_daemon(), path, &r), 0);
-    cr_assert_eq(r.status, 200, "%s: %.300s", path, r.body);
-    json_t *j = http_json(&r);
-    http_free(&r);
-    cr_assert_not_null(j);
-    return j;
-}
-
 Test(analysis_api, a_perturbation_sweep_finds_where_the_binding_constraint_changes)
 {
     static const int PCT[] = {-90, -50, 10, 100};
-    json_t *sweep = get_json("/sweep/sensitivity?model=Llama3_8B&hardware=H100&perturbation_pct=-90,-50,10,100"
+    json_t *sweep = api_get_ok("/sweep/sensitivity?model=Llama3_8B&hardware=H100&perturbation_pct=-90,-50,10,100"
                              "&outputs=binding_constraint");
     const json_t *rows = json_object_get(sweep, "rows"), *trans = json_object_get(sweep, "transitions");
     cr_assert_eq(json_array_size(rows), 4);
     for (size_t i = 0; i < 4; i++) {
         char path[200];
         snprintf(path, sizeof path, "/solve/sensitivity?model=Llama3_8B&hardware=H100&perturbation_pct=%d", PCT[i]);
-        json_t *one = get_json(path);
+        json_t *one = api_get_ok(path);
         const char *want = json_string_value(json_object_get(json_object_get(one, "result"), "binding_constraint"));
         const char *got = json_string_value(json_array_get(json_array_get(rows, i), 1));
         cr_expect(want && got && !strcmp(want, got), "%d %%: sweep %s, /solve %s", PCT[i], got, want);

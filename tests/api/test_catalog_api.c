@@ -22,37 +22,15 @@
 #define N_HARDWARE 45
 #define N_MODELS 33
 
-static json_t *get_ok(const char *path)
-{
-    http_resp r;
-    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s", path);
-    cr_assert_eq(r.status, 200, "GET %s: %ld %s", path, r.status, r.body);
-    cr_assert(!strncmp(r.content_type, "application/json", 16), "GET %s: %s", path, r.content_type);
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j);
-    http_free(&r);
-    return j;
-}
-
-/* A problem+json answer with this status; returns its detail (caller frees the body via the returned json). */
+/* GET path: a problem+json answer with this status (problem_reply); the
+ * caller frees the returned body. */
 static json_t *get_problem(const char *path, long status)
 {
     http_resp r;
     cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s", path);
-    cr_assert_eq(r.status, status, "GET %s: %ld, want %ld: %s", path, r.status, status, r.body);
-    cr_assert(!strncmp(r.content_type, "application/problem+json", 24), "GET %s: %s", path, r.content_type);
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j);
-    cr_assert_eq(json_integer_value(json_object_get(j, "status")), status);
-    cr_assert(json_is_string(json_object_get(j, "detail")));
+    json_t *j = problem_reply(&r, status);
     http_free(&r);
     return j;
-}
-
-static const char *str_at(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "(absent)";
 }
 
 static const json_t *at_path(const json_t *o, const char *dotted)
@@ -76,7 +54,7 @@ static double si_at(const json_t *o, const char *dotted)
 static const char *version_of(const char *edition)
 {
     static char buf[2][64];
-    json_t *v = get_ok("/version");
+    json_t *v = api_get_ok("/version");
     size_t i;
     json_t *e;
     const char *found = NULL;
@@ -114,7 +92,7 @@ Test(catalog_api, whole_catalog_in_both_editions)
     for (size_t i = 0; i < 3; i++) {
         char path[80];
         snprintf(path, sizeof path, "/catalog%s%s", editions[i] ? "?catalog=" : "", editions[i] ? editions[i] : "");
-        json_t *c = get_ok(path);
+        json_t *c = api_get_ok(path);
         const char *ed = editions[i] ? editions[i] : "current";
         cr_assert_str_eq(str_at(c, "catalog"), ed, "%s", path);
         cr_assert_str_eq(str_at(c, "catalog_version"), version_of(ed), "%s", path);
@@ -126,7 +104,7 @@ Test(catalog_api, whole_catalog_in_both_editions)
 
 Test(catalog_api, list_key_numbers)
 {
-    json_t *c = get_ok("/catalog");
+    json_t *c = api_get_ok("/catalog");
     const json_t *a100 = NULL, *r50 = NULL;
     size_t i;
     json_t *e;
@@ -159,7 +137,7 @@ static size_t count_group(const json_t *list, const char *group)
 
 Test(catalog_api, group_and_kind_filters)
 {
-    json_t *all = get_ok("/catalog");
+    json_t *all = api_get_ok("/catalog");
     /* catalog.json: 26 Cloud nodes, 9 Vision models */
     size_t cloud = count_group(json_object_get(all, "hardware"), "Cloud");
     size_t vision = count_group(json_object_get(all, "models"), "Vision");
@@ -169,7 +147,7 @@ Test(catalog_api, group_and_kind_filters)
     static const char *const cloud_paths[] = {"/catalog?group=Cloud", "/catalog?group=cloud",
                                               "/catalog/hardware?group=Cloud"};
     for (size_t i = 0; i < 3; i++) {
-        json_t *c = get_ok(cloud_paths[i]);
+        json_t *c = api_get_ok(cloud_paths[i]);
         const json_t *hw = json_object_get(c, "hardware");
         cr_assert_eq(json_array_size(hw), cloud, "%s", cloud_paths[i]);
         cr_assert_eq(count_group(hw, "Cloud"), cloud, "%s: only Cloud nodes", cloud_paths[i]);
@@ -177,17 +155,17 @@ Test(catalog_api, group_and_kind_filters)
                      cloud_paths[i]);
         json_decref(c);
     }
-    json_t *v = get_ok("/catalog?group=Vision&catalog=tutorial");
+    json_t *v = api_get_ok("/catalog?group=Vision&catalog=tutorial");
     cr_assert_eq(json_array_size(json_object_get(v, "models")), vision);
     cr_assert_eq(json_array_size(json_object_get(v, "hardware")), 0);
     cr_assert_str_eq(str_at(v, "catalog"), "tutorial");
     json_decref(v);
 
-    json_t *m = get_ok("/catalog?kind=models");
+    json_t *m = api_get_ok("/catalog?kind=models");
     cr_assert_null(json_object_get(m, "hardware"));
     check_list(json_object_get(m, "models"), N_MODELS, "kind=models");
     json_decref(m);
-    json_t *h = get_ok("/catalog?kind=hardware&group=Cloud");
+    json_t *h = api_get_ok("/catalog?kind=hardware&group=Cloud");
     cr_assert_null(json_object_get(h, "models"));
     cr_assert_eq(json_array_size(json_object_get(h, "hardware")), cloud);
     json_decref(h);
@@ -203,11 +181,11 @@ Test(catalog_api, group_and_kind_filters)
 
 Test(catalog_api, hardware_and_model_lists)
 {
-    json_t *h = get_ok("/catalog/hardware");
+    json_t *h = api_get_ok("/catalog/hardware");
     check_list(json_object_get(h, "hardware"), N_HARDWARE, "/catalog/hardware");
     cr_assert_null(json_object_get(h, "models"));
     json_decref(h);
-    json_t *m = get_ok("/catalog/models?catalog=tutorial");
+    json_t *m = api_get_ok("/catalog/models?catalog=tutorial");
     check_list(json_object_get(m, "models"), N_MODELS, "/catalog/models");
     cr_assert_null(json_object_get(m, "hardware"));
     cr_assert_str_eq(str_at(m, "catalog"), "tutorial");
@@ -249,7 +227,7 @@ static int check_quantities(const json_t *j, const char *path)
 
 Test(catalog_api, a100_every_field)
 {
-    json_t *a = get_ok("/catalog/hardware/A100");
+    json_t *a = api_get_ok("/catalog/hardware/A100");
     cr_assert_str_eq(str_at(a, "key"), "A100");
     cr_assert_str_eq(str_at(a, "id"), "Hardware.Cloud.A100");
     cr_assert_str_eq(str_at(a, "name"), "NVIDIA A100");
@@ -282,8 +260,8 @@ Test(catalog_api, a100_every_field)
 
 Test(catalog_api, resnet50_in_both_editions)
 {
-    json_t *cur = get_ok("/catalog/models/ResNet50");
-    json_t *tut = get_ok("/catalog/models/ResNet50?catalog=tutorial");
+    json_t *cur = api_get_ok("/catalog/models/ResNet50");
+    json_t *tut = api_get_ok("/catalog/models/ResNet50?catalog=tutorial");
     cr_assert_str_eq(str_at(cur, "catalog"), "current");
     cr_assert_str_eq(str_at(tut, "catalog"), "tutorial");
     cr_assert_str_eq(str_at(tut, "catalog_version"), version_of("tutorial"));
@@ -301,33 +279,33 @@ Test(catalog_api, resnet50_in_both_editions)
     json_decref(tut);
 
     /* hardware overlays too (edition_tutorial.json) */
-    json_t *a = get_ok("/catalog/hardware/A100?catalog=tutorial");
-    json_t *b = get_ok("/catalog/hardware/A100");
+    json_t *a = api_get_ok("/catalog/hardware/A100?catalog=tutorial");
+    json_t *b = api_get_ok("/catalog/hardware/A100");
     cr_assert_eq(json_number_value(json_object_get(a, "embodied_carbon_kg")), 130);
     cr_assert_eq(json_number_value(json_object_get(b, "embodied_carbon_kg")), 150);
     json_decref(a);
     json_decref(b);
-    json_t *h = get_ok("/catalog/hardware/H100?catalog=tutorial");
+    json_t *h = api_get_ok("/catalog/hardware/H100?catalog=tutorial");
     cr_assert_eq(si_at(h, "unit_cost"), 25000);
     json_decref(h);
 }
 
 Test(catalog_api, ids_are_case_insensitive_keys_or_paths)
 {
-    json_t *a = get_ok("/catalog/hardware/A100");
+    json_t *a = api_get_ok("/catalog/hardware/A100");
     static const char *const hw[] = {"/catalog/hardware/a100", "/catalog/hardware/Hardware.Cloud.A100",
                                      "/catalog/hardware/hardware.cloud.a100"};
     for (size_t i = 0; i < 3; i++) {
-        json_t *b = get_ok(hw[i]);
+        json_t *b = api_get_ok(hw[i]);
         cr_assert(json_equal(a, b), "%s differs from /catalog/hardware/A100", hw[i]);
         json_decref(b);
     }
     json_decref(a);
-    json_t *m = get_ok("/catalog/models/ResNet50");
+    json_t *m = api_get_ok("/catalog/models/ResNet50");
     static const char *const models[] = {"/catalog/models/resnet50", "/catalog/models/Models.Vision.ResNet50",
                                          "/catalog/models/MODELS.VISION.RESNET50"};
     for (size_t i = 0; i < 3; i++) {
-        json_t *b = get_ok(models[i]);
+        json_t *b = api_get_ok(models[i]);
         cr_assert(json_equal(m, b), "%s differs from /catalog/models/ResNet50", models[i]);
         json_decref(b);
     }
@@ -530,7 +508,7 @@ static void compare_edition(const char *edition)
             kind_key(km, e, key, sizeof key);
             snprintf(entry, sizeof entry, "%s/%s", km->kind, key);
             snprintf(path, sizeof path, "/catalog/%s/%s?catalog=%s", km->kind, key, edition);
-            json_t *got = get_ok(path);
+            json_t *got = api_get_ok(path);
             cr_assert_str_eq(str_at(got, "catalog"), edition);
             if (strcmp(str_at(got, "key"), key))
                 diff_fail(&d, entry, "key", "differs");
@@ -547,7 +525,7 @@ static void compare_edition(const char *edition)
                 diff_fail(&d, entry, "source", "missing");
             /* the same entry by its mlsysim path */
             snprintf(path, sizeof path, "/catalog/%s/%s?catalog=%s", km->kind, str_at(e, "id"), edition);
-            json_t *by_id = get_ok(path);
+            json_t *by_id = api_get_ok(path);
             if (!json_equal(by_id, got))
                 diff_fail(&d, entry, "id", "by path differs from by key");
             json_decref(by_id);
@@ -572,11 +550,11 @@ Test(catalog_api, every_entry_matches_reference_tutorial) { compare_edition("tut
 
 Test(catalog_api, every_kind_lists)
 {
-    json_t *all = get_ok("/catalog?catalog=tutorial");
+    json_t *all = api_get_ok("/catalog?catalog=tutorial");
     for (size_t k = 0; k < N_KINDS; k++) {
         char path[120];
         snprintf(path, sizeof path, "/catalog/%s?catalog=tutorial", KINDS[k].kind);
-        json_t *one = get_ok(path);
+        json_t *one = api_get_ok(path);
         const json_t *list = json_object_get(one, KINDS[k].kind);
         cr_assert_eq(json_array_size(list), KINDS[k].n, "%s", path);
         cr_assert_eq(json_object_size(one), 3, "%s: catalog, catalog_version and the list", path);
@@ -591,7 +569,7 @@ Test(catalog_api, every_kind_lists)
         json_decref(one);
         /* ?kind= takes every kind, plural or singular */
         snprintf(path, sizeof path, "/catalog?kind=%s", KINDS[k].kind);
-        one = get_ok(path);
+        one = api_get_ok(path);
         cr_assert_eq(json_object_size(one), 3, "%s", path);
         json_decref(one);
     }
@@ -599,14 +577,14 @@ Test(catalog_api, every_kind_lists)
     json_decref(all);
 
     /* a cluster in the list names its node, fabric and count; the tutorial node is the overlaid one */
-    json_t *cl = get_ok("/catalog/clusters");
+    json_t *cl = api_get_ok("/catalog/clusters");
     const json_t *r = json_array_get(json_object_get(cl, "clusters"), 0);
     cr_assert_str_eq(str_at(r, "key"), "Research_256");
     cr_assert_str_eq(str_at(r, "node"), "DGX_H100");
     cr_assert_str_eq(str_at(r, "fabric"), "Ethernet_100G");
     cr_assert_eq(json_integer_value(json_object_get(r, "count")), 32);
     json_decref(cl);
-    json_t *nodes = get_ok("/catalog/nodes?catalog=tutorial");
+    json_t *nodes = api_get_ok("/catalog/nodes?catalog=tutorial");
     const json_t *h = json_array_get(json_object_get(nodes, "nodes"), 0);
     cr_assert_str_eq(str_at(h, "key"), "DGX_H100");
     cr_assert(close_enough(json_number_value(json_object_get(h, "intra_node_bw")), 450e9));
@@ -616,13 +594,13 @@ Test(catalog_api, every_kind_lists)
 Test(catalog_api, group_filter_on_every_kind)
 {
     /* prices: group = the pricing namespace (catalog.json: 6 Cloud, 6 Labeling) */
-    json_t *p = get_ok("/catalog/prices?group=cloud");
+    json_t *p = api_get_ok("/catalog/prices?group=cloud");
     cr_assert_eq(json_array_size(json_object_get(p, "prices")), 6);
     json_decref(p);
-    p = get_ok("/catalog?group=Labeling&kind=price");
+    p = api_get_ok("/catalog?group=Labeling&kind=price");
     cr_assert_eq(json_array_size(json_object_get(p, "prices")), 6);
     json_decref(p);
-    p = get_ok("/catalog/reliability?group=Components");
+    p = api_get_ok("/catalog/reliability?group=Components");
     cr_assert_eq(json_array_size(json_object_get(p, "reliability")), 8);
     json_decref(p);
     /* a group no entry in scope has is a 400 listing the groups (none, for a kind without groups) */
@@ -658,22 +636,22 @@ Test(catalog_api, unknown_kinds_and_ids)
 
 Test(catalog_api, systems_entries_by_hand)
 {
-    json_t *c = get_ok("/catalog/clusters/systems.clusters.frontier_8k");
+    json_t *c = api_get_ok("/catalog/clusters/systems.clusters.frontier_8k");
     cr_assert_str_eq(str_at(c, "key"), "Frontier_8K");
     cr_assert_str_eq(str_at(c, "node"), "Systems.Nodes.DGX_H100");
     cr_assert_eq(json_integer_value(json_object_get(c, "count")), 1024);
     json_decref(c);
-    json_t *n = get_ok("/catalog/nodes/DGX_H100?catalog=tutorial");
+    json_t *n = api_get_ok("/catalog/nodes/DGX_H100?catalog=tutorial");
     cr_assert(close_enough(si_at(n, "intra_node_bw"), 450e9));
     cr_assert(json_is_array(json_object_get(n, "edition_overrides")));
     json_decref(n);
-    n = get_ok("/catalog/nodes/dgx_h100");
+    n = api_get_ok("/catalog/nodes/dgx_h100");
     cr_assert(close_enough(si_at(n, "intra_node_bw"), 900e9));
     json_decref(n);
-    json_t *g = get_ok("/catalog/grids/Quebec");
+    json_t *g = api_get_ok("/catalog/grids/Quebec");
     cr_assert(close_enough(json_number_value(json_object_get(g, "carbon_intensity_g_kwh")), 20));
     json_decref(g);
-    json_t *pr = get_ok("/catalog/prices/OnPremises.ElectricityPerKwh");
+    json_t *pr = api_get_ok("/catalog/prices/OnPremises.ElectricityPerKwh");
     cr_assert(close_enough(si_at(pr, "rate"), 0.07 / 3.6e6));
     cr_assert_str_eq(str_at(pr, "group"), "OnPremises");
     json_decref(pr);

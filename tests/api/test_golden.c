@@ -61,13 +61,6 @@ static reply solve(const char *solver, const json_t *inputs, const char *catalog
 
 static json_t *result_of(const reply *r) { return json_object_get(r->body, "result"); }
 
-static double num(const json_t *o, const char *k)
-{
-    const json_t *v = json_object_get(o, k);
-    cr_assert(json_is_number(v), "field %s is not a number", k);
-    return json_number_value(v);
-}
-
 /* ---- collecting mismatches ------------------------------------------------------------- */
 
 /* Counts failing cases and keeps the text of the first few for the assertion message. */
@@ -572,8 +565,8 @@ static void run_single_step(const json_t *c, tally *t)
         char got[120];
         if (!strcmp(k, "answer")) {
             /* "20/35 = 57%": step / transform time, as a rounded percentage */
-            snprintf(got, sizeof got, "%.0f/%.0f = %.0f%%", num(res, "accelerator_step_time"),
-                     num(res, "transform_time"), 100 * num(res, "accelerator_utilization"));
+            snprintf(got, sizeof got, "%.0f/%.0f = %.0f%%", num_at(res, "accelerator_step_time"),
+                     num_at(res, "transform_time"), 100 * num_at(res, "accelerator_utilization"));
         } else {
             const printed_figure *f = NULL;
             for (size_t i = 0; i < sizeof FIGURES / sizeof FIGURES[0]; i++)
@@ -621,7 +614,7 @@ static bool run_point(const json_t *c, loop_point *p, why *w)
         why_set(w, "single_node at batch %.0f: status %ld", p->batch, sn.status);
         return false;
     }
-    p->gpu_step_ms = num(result_of(&sn), "latency");
+    p->gpu_step_ms = num_at(result_of(&sn), "latency");
     p->bottleneck = json_string_value(json_object_get(result_of(&sn), "bottleneck"));
 
     /* the tutorial's worker loop: cpu_throughput = workers x per-worker rate (250 MB/s = 0.25 GB/s) */
@@ -689,7 +682,7 @@ static void expect_bool(why *w, const char *what, const json_t *got, const json_
 /* Compare one expected row (or an exercise's "expected") with a point. */
 static void check_row(why *w, const json_t *row, const loop_point *p, const json_t *in)
 {
-    double util = num(p->tr, "accelerator_utilization");
+    double util = num_at(p->tr, "accelerator_utilization");
     const char *binding = json_is_true(json_object_get(p->tr, "is_bottleneck")) ? "Transformation" : p->bottleneck;
     const char *k;
     const json_t *v;
@@ -701,7 +694,7 @@ static void check_row(why *w, const json_t *row, const loop_point *p, const json
         } else if (!strcmp(k, "gpu_step_ms")) {
             expect_num(w, "gpu_step_ms", p->gpu_step_ms, v);
         } else if (!strcmp(k, "cpu_transform_ms") || !strcmp(k, "transform_time")) {
-            expect_num(w, k, num(p->tr, "transform_time"), v);
+            expect_num(w, k, num_at(p->tr, "transform_time"), v);
         } else if (!strcmp(k, "gpu_utilization") || !strcmp(k, "accelerator_utilization")) {
             expect_num(w, k, util, v);
         } else if (!strcmp(k, "is_bottleneck")) {
@@ -711,25 +704,25 @@ static void check_row(why *w, const json_t *row, const loop_point *p, const json
                 why_set(w, "binding %s, want %s", binding, json_string_value(v));
         } else if (!strcmp(k, "cpu_throughput_gbps")) {
             expect_num(w, k, p->cpu_gbps, v);
-            expect_num(w, "pipeline cpu_throughput", num(p->pipe, "cpu_throughput"), v);
+            expect_num(w, "pipeline cpu_throughput", num_at(p->pipe, "cpu_throughput"), v);
         } else if (!strcmp(k, "workers_needed_at_250MBps")) {
             /* smallest whole n with n x 250 MB/s >= batch x sample / step (the cell's note) */
             cr_assert_str_eq(json_string_value(json_object_get(in, "sample_size_bytes")), "5 MB");
             double sample = 5e6;
             double needed = ceil(p->batch * sample / (p->gpu_step_ms * 1e-3 * 250e6));
             expect_num(w, "workers needed (tutorial formula)", needed, v);
-            expect_num(w, "pipeline workers_needed", num(p->pipe, "workers_needed"), v);
+            expect_num(w, "pipeline workers_needed", num_at(p->pipe, "workers_needed"), v);
         } else {
             why_set(w, "row field '%s' has no rule in this test", k);
         }
     }
     /* the pipeline solver models the same step: its utilization is the tutorial's */
     if (json_object_get(row, "gpu_utilization") || json_object_get(row, "accelerator_utilization"))
-        expect_num(w, "pipeline accelerator_utilization", num(p->pipe, "accelerator_utilization"),
+        expect_num(w, "pipeline accelerator_utilization", num_at(p->pipe, "accelerator_utilization"),
                    json_object_get(row, json_object_get(row, "gpu_utilization") ? "gpu_utilization"
                                                                                 : "accelerator_utilization"));
     if (json_object_get(row, "gpu_step_ms"))
-        expect_num(w, "pipeline accelerator_step_time", num(p->pipe, "accelerator_step_time"),
+        expect_num(w, "pipeline accelerator_step_time", num_at(p->pipe, "accelerator_step_time"),
                    json_object_get(row, "gpu_step_ms"));
     if (json_object_get(row, "binding")) {
         const char *stage = json_string_value(json_object_get(p->pipe, "binding_stage"));
@@ -760,12 +753,12 @@ static void run_multi_step(const json_t *c, tally *t)
             check_row(&w, row, &p, in);
             if (json_is_array(printed)) {
                 char got[160];
-                double util = 100 * num(p.tr, "accelerator_utilization");
+                double util = 100 * num_at(p.tr, "accelerator_utilization");
                 if (p.workers > 0) /* "8 2 GB/s 10.9%" */
                     snprintf(got, sizeof got, "%.0f %.0f GB/s %.1f%%", p.workers, p.cpu_gbps, util);
                 else /* "32 1.36 ms 8.00 ms Transformation 17.0%" */
                     snprintf(got, sizeof got, "%.0f %.2f ms %.2f ms %s %.1f%%", p.batch, p.gpu_step_ms,
-                             num(p.tr, "transform_time"),
+                             num_at(p.tr, "transform_time"),
                              json_is_true(json_object_get(p.tr, "is_bottleneck")) ? "Transformation" : p.bottleneck,
                              util);
                 if (strcmp(got, json_string_value(json_array_get(printed, i))))
@@ -825,7 +818,7 @@ static void spot(const char *model_json, const char *catalog, double latency_ms,
     json_decref(inputs);
     cr_assert_eq(r.status, 200, "status %ld", r.status);
     const json_t *res = result_of(&r);
-    double lat = num(res, "latency"), thr = num(res, "throughput");
+    double lat = num_at(res, "latency"), thr = num_at(res, "throughput");
     /* the hand figures carry 10 significant digits */
     cr_assert(fabs(lat - latency_ms) < 1e-8, "latency %.17g ms, want %.10g", lat, latency_ms);
     cr_assert(fabs(thr - throughput) < 5e-3, "throughput %.17g /s, want %.7g", thr, throughput);

@@ -52,14 +52,10 @@ static void expect_healthy(const daemon_t *d)
     http_free(&r);
 }
 
-/* A problem+json error with this status whose detail contains `needle`. */
+/* A problem+json error (problem_reply) with this status whose detail contains `needle`. */
 static void expect_problem(const http_resp *r, long status, const char *needle)
 {
-    cr_expect_eq(r->status, status, "status %ld, expected %ld: %.300s", r->status, status, r->body);
-    cr_expect(strncmp(r->content_type, "application/problem+json", 24) == 0, "Content-Type '%s'", r->content_type);
-    json_t *j = http_json(r);
-    cr_assert_not_null(j, "not JSON: %.200s", r->body);
-    cr_expect_eq(json_integer_value(json_object_get(j, "status")), status);
+    json_t *j = problem_reply(r, status);
     const char *detail = json_string_value(json_object_get(j, "detail"));
     cr_expect(detail && strstr(detail, needle), "detail '%s' does not mention '%s'", detail ? detail : "", needle);
     json_decref(j);

@@ -38,18 +38,7 @@
 static const char *const METHODS[] = {"get", "post", "options"};
 #define N_METHODS 3
 
-static json_t *get_json(const char *path)
-{
-    http_resp r;
-    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s", path);
-    cr_assert_eq(r.status, 200, "GET %s: %ld %s", path, r.status, r.body);
-    json_t *j = http_json(&r);
-    cr_assert(j, "GET %s: not JSON", path);
-    http_free(&r);
-    return j;
-}
-
-static json_t *spec_doc(void) { return get_json("/openapi.json"); }
+static json_t *spec_doc(void) { return api_get_ok("/openapi.json"); }
 
 /* "#/components/schemas/X" -> the value (JSON pointer with ~0 ~1). */
 static const json_t *resolve(const json_t *doc, const char *ref)
@@ -390,7 +379,7 @@ Test(openapi, served_document_is_the_repository_file_plus_the_generated_parts)
     json_t *from_file = yaml_to_json(file, len, err, sizeof err);
     cr_assert(from_file, "openapi.yaml: %s", err);
     json_t *served = spec_doc();
-    json_t *solvers = get_json("/solvers");
+    json_t *solvers = api_get_ok("/solvers");
     /* everything hand-written is served unchanged; components/schemas gains exactly
      * the generated schemas (the file holds none of them) */
     json_t *file_schemas = json_object_get(json_object_get(from_file, "components"), "schemas");
@@ -424,7 +413,7 @@ Test(openapi, served_document_is_the_repository_file_plus_the_generated_parts)
     http_free(&r);
     json_decref(solvers);
     cr_expect_str_eq(json_string_value(json_object_get(served, "openapi")), "3.1.0");
-    json_t *ver = get_json("/version");
+    json_t *ver = api_get_ok("/version");
     cr_expect_str_eq(json_string_value(json_object_get(json_object_get(served, "info"), "version")),
                      json_string_value(json_object_get(ver, "version")), "info.version is not the running version");
     json_decref(ver);
@@ -818,7 +807,7 @@ static bool lists_ref(const json_t *doc, const char *schema, const char *of, con
 Test(openapi, solver_schemas_match_the_descriptors)
 {
     json_t *doc = spec_doc();
-    json_t *list = get_json("/solvers");
+    json_t *list = api_get_ok("/solvers");
     const json_t *schemas = json_object_get(json_object_get(doc, "components"), "schemas");
     const json_t *disc = json_object_get(json_object_get(schemas, "SolveResponse"), "discriminator");
     cr_expect_str_eq(json_string_value(json_object_get(disc, "propertyName")), "solver",

@@ -27,30 +27,12 @@
 #define BATCH 64
 #define LAYERS 32 /* Llama-3-8B */
 
-static json_t *post(const char *body, long *status)
-{
-    http_resp r;
-    cr_assert_eq(http_post_json(shared_daemon(), "/solve", body, &r), 0);
-    *status = r.status;
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j, "not JSON: %.300s", r.body);
-    http_free(&r);
-    return j;
-}
-
 static json_t *solve_ok(const char *body)
 {
     long st;
-    json_t *doc = post(body, &st);
+    json_t *doc = api_post("/solve", body, &st);
     cr_assert_eq(st, 200, "%s: %s", body, json_string_value(json_object_get(doc, "detail")));
     return doc;
-}
-
-static double num(const json_t *o, const char *name)
-{
-    const json_t *v = json_object_get(o, name);
-    cr_assert(json_is_number(v), "%s is not a number", name);
-    return json_number_value(v);
 }
 
 /* training_memory's total for one configuration on an H100; *fits its verdict. */
@@ -65,7 +47,7 @@ static double memory(int tp, int pp, int dp, int micro, int zero, bool full, boo
     json_t *doc = solve_ok(body);
     const json_t *res = json_object_get(doc, "result");
     *fits = json_is_true(json_object_get(res, "feasible"));
-    double total = num(res, "total_memory");
+    double total = num_at(res, "total_memory");
     json_decref(doc);
     return total;
 }
@@ -80,7 +62,7 @@ static double step(int tp, int pp, int micro, int zero, bool full)
              "\"activation_recomputation\":%s,\"overlap_comm\":true,\"step_model\":\"sharded\"}}",
              BATCH, tp, pp, micro, zero, full ? "true" : "false");
     json_t *doc = solve_ok(body);
-    double t = num(json_object_get(doc, "result"), "step_latency_total");
+    double t = num_at(json_object_get(doc, "result"), "step_latency_total");
     json_decref(doc);
     return t;
 }
@@ -103,12 +85,12 @@ Test(parallelism_search, every_listed_configuration_is_training_memory_and_distr
     size_t i;
     json_t *row;
     json_array_foreach(rows, i, row) {
-        int tp = (int)num(row, "tp"), pp = (int)num(row, "pp"), dp = (int)num(row, "dp");
-        int micro = (int)num(row, "microbatches"), zero = (int)num(row, "zero_stage");
+        int tp = (int)num_at(row, "tp"), pp = (int)num_at(row, "pp"), dp = (int)num_at(row, "dp");
+        int micro = (int)num_at(row, "microbatches"), zero = (int)num_at(row, "zero_stage");
         bool full = !strcmp(json_string_value(json_object_get(row, "activation_checkpointing")), "full");
         cr_expect_eq(tp * pp * dp, N_GPUS, "row %zu uses %d GPUs", i, tp * pp * dp);
         bool fits;
-        cr_expect(close_enough(num(row, "memory_per_accelerator"), memory(tp, pp, dp, micro, zero, full, &fits)),
+        cr_expect(close_enough(num_at(row, "memory_per_accelerator"), memory(tp, pp, dp, micro, zero, full, &fits)),
                   "row %zu memory", i);
         cr_expect(fits, "row %zu does not fit", i);
         if (zero > 0) { /* the lowest stage that fits */
@@ -119,15 +101,16 @@ Test(parallelism_search, every_listed_configuration_is_training_memory_and_distr
             memory(tp, pp, dp, micro, 3, false, &fits);
             cr_expect(!fits, "row %zu: fits without checkpointing", i);
         }
-        cr_expect(close_enough(num(row, "step_time"), step(tp, pp, micro, zero, full)), "row %zu step", i);
+        cr_expect(close_enough(num_at(row, "step_time"), step(tp, pp, micro, zero, full)), "row %zu step", i);
         if (i)
-            cr_expect_geq(num(row, "step_time"), num(json_array_get(rows, i - 1), "step_time"), "row %zu order", i);
+            cr_expect_geq(num_at(row, "step_time"), num_at(json_array_get(rows, i - 1), "step_time"), "row %zu order",
+                          i);
     }
     const json_t *res = json_object_get(doc, "result"), *best = json_array_get(rows, 0);
-    cr_expect_eq(num(json_object_get(res, "best_config"), "tp"), num(best, "tp"));
-    cr_expect_eq(num(res, "best_microbatches"), num(best, "microbatches"));
-    cr_expect(close_enough(num(res, "best_step_time"), num(best, "step_time")));
-    cr_expect(close_enough(num(res, "best_memory_per_accelerator"), num(best, "memory_per_accelerator")));
+    cr_expect_eq(num_at(json_object_get(res, "best_config"), "tp"), num_at(best, "tp"));
+    cr_expect_eq(num_at(res, "best_microbatches"), num_at(best, "microbatches"));
+    cr_expect(close_enough(num_at(res, "best_step_time"), num_at(best, "step_time")));
+    cr_expect(close_enough(num_at(res, "best_memory_per_accelerator"), num_at(best, "memory_per_accelerator")));
     json_decref(doc);
 }
 
@@ -135,7 +118,7 @@ Test(parallelism_search, no_split_enumerated_here_that_fits_is_faster_than_the_b
 {
     json_t *doc = exhaustive(1);
     const json_t *res = json_object_get(doc, "result");
-    double best = num(res, "best_step_time");
+    double best = num_at(res, "best_step_time");
     cr_expect_eq(json_array_size(json_object_get(res, "top_candidates")), 1, "top_k 1 lists one");
     int fitting = 0;
     for (int tp = 1; tp <= NODE_SIZE; tp++) {
@@ -166,9 +149,9 @@ Test(parallelism_search, default_mode_is_mlsysims_five_candidates_by_mfu)
                            "\"batch_size\":256}}");
     const json_t *res = json_object_get(doc, "result"), *rows = json_object_get(res, "top_candidates");
     cr_assert_eq(json_array_size(rows), 5);
-    cr_expect(close_enough(num(json_array_get(rows, 0), "mfu"), num(res, "best_mfu")));
+    cr_expect(close_enough(num_at(json_array_get(rows, 0), "mfu"), num_at(res, "best_mfu")));
     for (size_t i = 1; i < 5; i++)
-        cr_expect_leq(num(json_array_get(rows, i), "mfu"), num(json_array_get(rows, i - 1), "mfu"));
+        cr_expect_leq(num_at(json_array_get(rows, i), "mfu"), num_at(json_array_get(rows, i - 1), "mfu"));
     cr_expect(json_is_null(json_object_get(res, "best_memory_per_accelerator")));
     cr_expect(json_is_null(json_object_get(json_array_get(rows, 0), "memory_per_accelerator")));
     json_decref(doc);
@@ -178,15 +161,18 @@ Test(parallelism_search, nothing_fits_is_a_400_naming_the_fleet)
 {
     long st;
     /* Llama-3-70B's Adam state on one A100-node's 8 GPUs cannot fit even with ZeRO-3 over 1 replica */
-    json_t *doc = post("{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_70B\",\"fleet\":{\"node\":"
-                       "\"DGX_A100\",\"count\":1,\"fabric\":\"InfiniBand_NDR\"},\"batch_size\":8,\"mode\":\"exhaustive\"}}",
-                       &st);
+    json_t *doc = api_post("/solve",
+                           "{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_70B\",\"fleet\":{\"node\":"
+                           "\"DGX_A100\",\"count\":1,\"fabric\":\"InfiniBand_NDR\"},\"batch_size\":8,"
+                           "\"mode\":\"exhaustive\"}}",
+                           &st);
     cr_expect_eq(st, 400, "%s", json_string_value(json_object_get(doc, "detail")));
     cr_expect_str_eq(json_string_value(json_object_get(doc, "field")), "inputs.fleet");
     json_decref(doc);
-    doc = post("{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\","
-               "\"batch_size\":256,\"mode\":\"exhaustive\",\"top_k\":65}}",
-               &st);
+    doc = api_post("/solve",
+                   "{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\","
+                   "\"batch_size\":256,\"mode\":\"exhaustive\",\"top_k\":65}}",
+                   &st);
     cr_expect_eq(st, 400);
     cr_expect_str_eq(json_string_value(json_object_get(doc, "field")), "inputs.top_k");
     json_decref(doc);
@@ -222,26 +208,27 @@ Test(parallelism_search, the_sharded_step_by_hand)
 {
     json_t *sn = solve_ok("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"Llama3_8B\",\"hardware\":\"H100\","
                           "\"batch_size\":32,\"is_training\":true,\"seq_len\":2048}}");
-    double overhead_ms = num(json_object_get(sn, "result"), "latency_overhead");
+    double overhead_ms = num_at(json_object_get(sn, "result"), "latency_overhead");
     json_decref(sn);
     json_t *doc = solve_ok("{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":" FLEET
                            ",\"batch_size\":64,\"tp_size\":8,\"step_model\":\"sharded\"}}");
     const json_t *r = json_object_get(doc, "result");
     double compute_ms = 16.06e9 * 2048 * 32 * 3 / 8 / (989e12 * 0.5) * 1e3;
-    cr_expect(close_enough(num(r, "node_latency"), compute_ms + overhead_ms), "node_latency %.17g, want %.17g",
-              num(r, "node_latency"), compute_ms + overhead_ms);
+    cr_expect(close_enough(num_at(r, "node_latency"), compute_ms + overhead_ms), "node_latency %.17g, want %.17g",
+              num_at(r, "node_latency"), compute_ms + overhead_ms);
     double dp_ms = (8.03e9 * 2 / 8 / 50e9 + 2 * 5e-6) * 1e3;
-    cr_expect(close_enough(num(r, "dp_communication_latency"), dp_ms), "dp %.17g, want %.17g",
-              num(r, "dp_communication_latency"), dp_ms);
-    cr_expect_eq(num(r, "pipeline_bubble_latency"), 0);
-    cr_expect(close_enough(num(r, "effective_throughput"), 2 * 32 / (num(r, "step_latency_total") / 1e3)));
-    cr_expect(close_enough(num(r, "scaling_efficiency"), num(r, "node_latency") / num(r, "step_latency_total")));
+    cr_expect(close_enough(num_at(r, "dp_communication_latency"), dp_ms), "dp %.17g, want %.17g",
+              num_at(r, "dp_communication_latency"), dp_ms);
+    cr_expect_eq(num_at(r, "pipeline_bubble_latency"), 0);
+    cr_expect(close_enough(num_at(r, "effective_throughput"), 2 * 32 / (num_at(r, "step_latency_total") / 1e3)));
+    cr_expect(
+        close_enough(num_at(r, "scaling_efficiency"), num_at(r, "node_latency") / num_at(r, "step_latency_total")));
     /* the same split with a pipeline of 2 and 4 microbatches: bubble = local step x b / (1 - b), b = 1/5 */
     json_decref(doc);
     doc = solve_ok("{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":" FLEET
                    ",\"batch_size\":64,\"tp_size\":4,\"pp_size\":2,\"microbatch_count\":4,\"step_model\":\"sharded\"}}");
     r = json_object_get(doc, "result");
-    cr_expect(close_enough(num(r, "bubble_fraction"), 0.2));
-    cr_expect(close_enough(num(r, "pipeline_bubble_latency"), num(r, "node_latency") * 0.2 / 0.8));
+    cr_expect(close_enough(num_at(r, "bubble_fraction"), 0.2));
+    cr_expect(close_enough(num_at(r, "pipeline_bubble_latency"), num_at(r, "node_latency") * 0.2 / 0.8));
     json_decref(doc);
 }

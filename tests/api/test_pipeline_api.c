@@ -18,42 +18,13 @@
 
 #include "harness.h"
 
-/* POST a body built with json_pack to path; returns the parsed reply and its status. */
-static json_t *post(const char *path, json_t *body, long *status)
-{
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    http_resp r;
-    cr_assert_eq(http_post_json(shared_daemon(), path, text, &r), 0);
-    free(text);
-    *status = r.status;
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j, "%s: reply is not JSON: %.300s", path, r.body);
-    http_free(&r);
-    return j;
-}
-
 /* /solve pipeline with these inputs; must be 200. */
 static json_t *solve_ok(json_t *inputs)
 {
     long status;
-    json_t *j = post("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
+    json_t *j = api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
     cr_assert_eq(status, 200, "status %ld: %s", status, json_dumps(j, JSON_COMPACT));
     return j;
-}
-
-static double res_num(const json_t *reply, const char *name)
-{
-    const json_t *v = json_object_get(json_object_get(reply, "result"), name);
-    cr_assert(json_is_number(v), "result.%s is not a number", name);
-    return json_number_value(v);
-}
-
-static const char *res_str(const json_t *reply, const char *name)
-{
-    const char *s = json_string_value(json_object_get(json_object_get(reply, "result"), name));
-    cr_assert_not_null(s, "result.%s is not a string", name);
-    return s;
 }
 
 static bool warns(const json_t *reply, const char *needle)
@@ -70,11 +41,11 @@ static bool warns(const json_t *reply, const char *needle)
 static json_t *sweep_ok(json_t *inputs, json_t *axis)
 {
     long status;
-    json_t *j = post("/sweep",
-                     json_pack("{s:s,s:o,s:[o],s:[s,s,s,s,s]}", "solver", "pipeline", "inputs", inputs, "axes", axis,
-                               "outputs", "binding_stage", "step_time", "accelerator_utilization",
-                               "fetch_stall_fraction", "prep_stall_fraction"),
-                     &status);
+    json_t *j = api_post_doc("/sweep",
+                             json_pack("{s:s,s:o,s:[o],s:[s,s,s,s,s]}", "solver", "pipeline", "inputs", inputs,
+                                       "axes", axis, "outputs", "binding_stage", "step_time",
+                                       "accelerator_utilization", "fetch_stall_fraction", "prep_stall_fraction"),
+                             &status);
     cr_assert_eq(status, 200, "status %ld: %s", status, json_dumps(j, JSON_COMPACT));
     return j;
 }
@@ -126,8 +97,8 @@ Test(pipeline_api, accelerators_per_node_sweep_crosses_where_the_cpu_runs_out)
     json_t *in = resnet_a100();
     json_object_update_new(in, json_pack("{s:s,s:s}", "cpu_throughput", "50 GB/s", "storage_bandwidth", "64 GB/s"));
     json_t *one = solve_ok(json_deep_copy(in));
-    double t_acc = res_num(one, "accelerator_step_time") / 1e3;
-    double n_max = res_num(one, "accelerators_per_node_max");
+    double t_acc = result_num(one, "accelerator_step_time") / 1e3;
+    double n_max = result_num(one, "accelerators_per_node_max");
     cr_assert_eq(n_max, floor(t_acc / (128e6 / 50e9)), "T_acc %.17g s", t_acc);
     cr_assert_eq(n_max, 5.0);
     json_decref(one);
@@ -147,9 +118,9 @@ Test(pipeline_api, accelerators_per_node_sweep_crosses_where_storage_runs_out)
     json_t *in = resnet_a100();
     json_object_update_new(in, json_pack("{s:s,s:s}", "cpu_throughput", "200 GB/s", "storage_bandwidth", "32 GB/s"));
     json_t *one = solve_ok(json_deep_copy(in));
-    double t_acc = res_num(one, "accelerator_step_time") / 1e3;
-    cr_assert_eq(res_num(one, "accelerators_per_node_max"), floor(t_acc / 4e-3));
-    cr_assert_eq(res_num(one, "accelerators_per_node_max"), 3.0);
+    double t_acc = result_num(one, "accelerator_step_time") / 1e3;
+    cr_assert_eq(result_num(one, "accelerators_per_node_max"), floor(t_acc / 4e-3));
+    cr_assert_eq(result_num(one, "accelerators_per_node_max"), 3.0);
     json_decref(one);
     json_t *doc = sweep_ok(in, json_pack("{s:s,s:[i,i,i,i,i,i]}", "input", "accelerators_per_node", "values", 1, 2, 3,
                                          4, 5, 6));
@@ -168,10 +139,10 @@ Test(pipeline_api, cache_fraction_sweep_crosses_at_cache_fraction_needed)
     json_t *in = json_pack("{s:s,s:s,s:i,s:s,s:s}", "model", "ResNet50", "hardware", "H100", "batch_size", 256,
                            "sample_size_bytes", "500 KB", "cpu_throughput", "1 TB/s");
     json_t *one = solve_ok(json_deep_copy(in));
-    double t_acc = res_num(one, "accelerator_step_time") / 1e3;
-    double x = res_num(one, "cache_fraction_needed");
-    cr_assert_eq(res_num(one, "cache_bandwidth"), 64.0);
-    cr_assert_str_eq(res_str(one, "binding_stage"), "Storage");
+    double t_acc = result_num(one, "accelerator_step_time") / 1e3;
+    double x = result_num(one, "cache_fraction_needed");
+    cr_assert_eq(result_num(one, "cache_bandwidth"), 64.0);
+    cr_assert_str_eq(result_str(one, "binding_stage"), "Storage");
     double slow = 128e6 / 7e9, fast = 128e6 / 64e9;
     cr_assert(fabs(x - (slow - t_acc) / (slow - fast)) <= 1e-12, "cache_fraction_needed %.17g", x);
     json_decref(one);
@@ -204,10 +175,10 @@ Test(pipeline_api, cpu_workers_sweep_for_a_node_crosses_at_workers_needed)
     json_object_update_new(in, json_pack("{s:i,s:i,s:s}", "accelerators_per_node", 4, "cpu_workers", 1,
                                          "storage_bandwidth", "1 TB/s"));
     json_t *one = solve_ok(json_deep_copy(in));
-    double t_acc = res_num(one, "accelerator_step_time") / 1e3;
-    double w = res_num(one, "workers_needed");
+    double t_acc = result_num(one, "accelerator_step_time") / 1e3;
+    double w = result_num(one, "workers_needed");
     cr_assert_eq(w, ceil(4 * 128e6 / t_acc / 250e6), "T_acc %.17g s", t_acc);
-    cr_assert(fabs(res_num(one, "cpu_cores_per_accelerator_needed") - 128e6 / t_acc / 250e6) <= 1e-12 * w);
+    cr_assert(fabs(result_num(one, "cpu_cores_per_accelerator_needed") - 128e6 / t_acc / 250e6) <= 1e-12 * w);
     json_decref(one);
     json_t *doc = sweep_ok(in, json_pack("{s:s,s:[I,I]}", "input", "cpu_workers", "values", (json_int_t)w - 1, (json_int_t)w));
     char t[256], want[256];
@@ -226,15 +197,15 @@ Test(pipeline_api, node_outputs_per_node_and_per_accelerator)
     json_object_update_new(in, json_pack("{s:s,s:s,s:i}", "cpu_throughput", "50 GB/s", "storage_bandwidth", "64 GB/s",
                                          "accelerators_per_node", 8));
     json_t *r = solve_ok(in);
-    double t_acc = res_num(r, "accelerator_step_time");
-    cr_expect_str_eq(res_str(r, "binding_stage"), "Transformation");
-    cr_expect(fabs(res_num(r, "transform_time") - 20.48) <= 1e-12);
-    cr_expect(fabs(res_num(r, "storage_time") - 16) <= 1e-12);
-    cr_expect(fabs(res_num(r, "throughput") - 12500) <= 1e-9);
-    cr_expect(fabs(res_num(r, "node_throughput") - 100000) <= 1e-8);
-    cr_expect(fabs(res_num(r, "prep_stall_fraction") - (20.48 - t_acc) / 20.48) <= 1e-15);
-    cr_expect_eq(res_num(r, "fetch_stall_fraction"), 0.0);
-    cr_expect(fabs(res_num(r, "data_demand_bw") - 8 * 128e6 / (t_acc / 1e3) / 1e9) <= 1e-12);
+    double t_acc = result_num(r, "accelerator_step_time");
+    cr_expect_str_eq(result_str(r, "binding_stage"), "Transformation");
+    cr_expect(fabs(result_num(r, "transform_time") - 20.48) <= 1e-12);
+    cr_expect(fabs(result_num(r, "storage_time") - 16) <= 1e-12);
+    cr_expect(fabs(result_num(r, "throughput") - 12500) <= 1e-9);
+    cr_expect(fabs(result_num(r, "node_throughput") - 100000) <= 1e-8);
+    cr_expect(fabs(result_num(r, "prep_stall_fraction") - (20.48 - t_acc) / 20.48) <= 1e-15);
+    cr_expect_eq(result_num(r, "fetch_stall_fraction"), 0.0);
+    cr_expect(fabs(result_num(r, "data_demand_bw") - 8 * 128e6 / (t_acc / 1e3) / 1e9) <= 1e-12);
     json_decref(r);
 }
 
@@ -242,11 +213,8 @@ Test(pipeline_api, node_outputs_per_node_and_per_accelerator)
 static void refused(json_t *inputs, long want_status, const char *field, const char *detail_part)
 {
     long status;
-    json_t *j = post("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
-    cr_expect_eq(status, want_status, "%s", json_dumps(j, JSON_COMPACT));
-    cr_expect_str_eq(json_string_value(json_object_get(j, "field")), field);
-    const char *d = json_string_value(json_object_get(j, "detail"));
-    cr_expect(d && strstr(d, detail_part), "detail: %s", d ? d : "(none)");
+    json_t *j = api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
+    expect_refusal(j, status, want_status, field, detail_part);
     json_decref(j);
 }
 
@@ -280,7 +248,7 @@ Test(pipeline_api, no_new_inputs_no_new_warnings)
     json_object_set_new(in, "cpu_throughput", json_string("2 GB/s"));
     json_t *r = solve_ok(in);
     cr_expect_eq(json_array_size(json_object_get(r, "warnings")), 0);
-    cr_expect_eq(res_num(r, "cache_fraction_needed"), 0.0);
+    cr_expect_eq(result_num(r, "cache_fraction_needed"), 0.0);
     cr_expect(json_is_null(json_object_get(json_object_get(r, "result"), "epoch_time")));
     json_decref(r);
 }
@@ -289,7 +257,7 @@ Test(pipeline_api, no_new_inputs_no_new_warnings)
 static json_t *solve_with_dataset(json_t *inputs)
 {
     long status;
-    json_t *j = post("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
+    json_t *j = api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
     if (status == 404 && !strcmp(json_string_value(json_object_get(j, "field")), "inputs.dataset")) {
         json_decref(j);
         cr_skip_test("the catalog serves no datasets yet");
@@ -307,21 +275,21 @@ Test(pipeline_api, imagenet_gives_the_decoded_sample_and_the_epoch)
     json_t *r = solve_with_dataset(json_pack("{s:s,s:s,s:i,s:s,s:s,s:i}", "model", "ResNet50", "hardware", "A100",
                                              "batch_size", 256, "dataset", "ImageNet", "cpu_throughput", "50 GB/s",
                                              "accelerators_per_node", 8));
-    double t_acc = res_num(r, "accelerator_step_time") / 1e3;
-    cr_expect_eq(res_num(r, "sample_size_bytes"), 150528.0);
+    double t_acc = result_num(r, "accelerator_step_time") / 1e3;
+    cr_expect_eq(result_num(r, "sample_size_bytes"), 150528.0);
     cr_expect(warns(r, "sample_size_bytes not given: 150528 B, a decoded 224x224x3 image"));
-    cr_expect(fabs(res_num(r, "transform_time") - 8 * 256 * 150528 / 50e9 * 1e3) <= 1e-12);
-    cr_expect_str_eq(res_str(r, "binding_stage"), "Compute");
+    cr_expect(fabs(result_num(r, "transform_time") - 8 * 256 * 150528 / 50e9 * 1e3) <= 1e-12);
+    cr_expect_str_eq(result_str(r, "binding_stage"), "Compute");
     double epoch = 1281167 / (8 * 256 / t_acc);
-    cr_expect(fabs(res_num(r, "epoch_time") - epoch) <= 1e-12 * epoch, "epoch %.17g, want %.17g",
-              res_num(r, "epoch_time"), epoch);
+    cr_expect(fabs(result_num(r, "epoch_time") - epoch) <= 1e-12 * epoch, "epoch %.17g, want %.17g",
+              result_num(r, "epoch_time"), epoch);
     json_decref(r);
     /* A dataset without sizes (robot episodes) needs sample_size_bytes. */
     long status;
-    json_t *j = post("/solve",
-                     json_pack("{s:s,s:{s:s,s:s,s:s,s:s}}", "solver", "pipeline", "inputs", "model", "ResNet50",
-                               "hardware", "A100", "dataset", "DROID", "cpu_throughput", "50 GB/s"),
-                     &status);
+    json_t *j = api_post_doc("/solve",
+                             json_pack("{s:s,s:{s:s,s:s,s:s,s:s}}", "solver", "pipeline", "inputs", "model", "ResNet50",
+                             "hardware", "A100", "dataset", "DROID", "cpu_throughput", "50 GB/s"),
+                             &status);
     cr_expect_eq(status, 400);
     cr_expect_str_eq(json_string_value(json_object_get(j, "field")), "inputs.sample_size_bytes");
     json_decref(j);

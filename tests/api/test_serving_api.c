@@ -41,21 +41,6 @@
 #define OUT_TOKENS 256.0
 #define MAX_BATCH 32.0
 
-/* POST a body built with json_pack; returns the parsed reply and its status. */
-static json_t *post(const char *path, json_t *body, long *status)
-{
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    http_resp r;
-    cr_assert_eq(http_post_json(shared_daemon(), path, text, &r), 0);
-    free(text);
-    *status = r.status;
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j, "%s: reply is not JSON: %.300s", path, r.body);
-    http_free(&r);
-    return j;
-}
-
 /* The scenario's inputs, plus `extra` (may be NULL; stolen). */
 static json_t *scenario(json_t *extra)
 {
@@ -70,7 +55,7 @@ static json_t *scenario(json_t *extra)
 
 static json_t *solve(json_t *inputs, long *status)
 {
-    return post("/solve", json_pack("{s:s,s:o}", "solver", "serving_capacity", "inputs", inputs), status);
+    return api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", "serving_capacity", "inputs", inputs), status);
 }
 
 static json_t *solve_ok(json_t *inputs)
@@ -81,23 +66,16 @@ static json_t *solve_ok(json_t *inputs)
     return j;
 }
 
-static double res_num(const json_t *reply, const char *name)
-{
-    const json_t *v = json_object_get(json_object_get(reply, "result"), name);
-    cr_assert(json_is_number(v), "result.%s is not a number", name);
-    return json_number_value(v);
-}
-
 /* A sweep of serving_capacity over qps (the values of `axis`, stolen) reporting
  * required_replicas, feasible and bottleneck; must be 200. */
 static json_t *sweep_ok(json_t *inputs, json_t *axis)
 {
     json_object_set_new(axis, "input", json_string("qps"));
     long status;
-    json_t *j = post("/sweep",
-                     json_pack("{s:s,s:o,s:[o],s:[s,s,s]}", "solver", "serving_capacity", "inputs", inputs, "axes",
-                               axis, "outputs", "required_replicas", "feasible", "bottleneck"),
-                     &status);
+    json_t *j = api_post_doc("/sweep",
+                             json_pack("{s:s,s:o,s:[o],s:[s,s,s]}", "solver", "serving_capacity", "inputs", inputs,
+                                       "axes", axis, "outputs", "required_replicas", "feasible", "bottleneck"),
+                             &status);
     cr_assert_eq(status, 200, "status %ld: %s", status, json_dumps(j, JSON_COMPACT));
     return j;
 }
@@ -147,7 +125,7 @@ static void transitions_one_by_one(const json_t *doc, json_t *base_inputs, char 
         json_t *in = json_deep_copy(base_inputs);
         json_object_set_new(in, "qps", json_real(q));
         json_t *one = solve_ok(in);
-        double r = res_num(one, "required_replicas");
+        double r = result_num(one, "required_replicas");
         json_decref(one);
         cr_assert_eq(r, json_number_value(json_array_get(row, 1)), "qps %.17g: /solve %g, the sweep's row %g", q, r,
                      json_number_value(json_array_get(row, 1)));
@@ -191,9 +169,9 @@ Test(serving_api, qps_sweep_steps_up_replicas_at_each_multiple_of_one_replicas_c
     /* A target no finite queue misses: only stability (qps < r q1) counts. */
     json_t *base = scenario(json_pack("{s:f}", "target_p99_latency_ms", 1e9));
     json_t *one = solve_ok(scenario(json_pack("{s:f,s:i}", "target_p99_latency_ms", 1e9, "qps", 1)));
-    cr_assert(close_enough(res_num(one, "per_replica_qps_capacity"), q1), "q1 %.17g by hand, %.17g served", q1,
-              res_num(one, "per_replica_qps_capacity"));
-    cr_assert_eq(res_num(one, "active_batch_size"), active);
+    cr_assert(close_enough(result_num(one, "per_replica_qps_capacity"), q1), "q1 %.17g by hand, %.17g served", q1,
+              result_num(one, "per_replica_qps_capacity"));
+    cr_assert_eq(result_num(one, "active_batch_size"), active);
     json_decref(one);
 
     json_t *doc = sweep_ok(json_deep_copy(base), json_pack("{s:{s:i,s:i,s:i}}", "range", "start", 1, "stop", 100,
@@ -233,8 +211,8 @@ Test(serving_api, one_replica_stops_sufficing_where_its_mm1_wait_uses_up_the_hea
     double q1 = per_replica_qps(&active);
     double base_ms = base_latency_ms(active);
     json_t *one = solve_ok(scenario(json_pack("{s:f,s:i}", "target_p99_latency_ms", 1e9, "qps", 1)));
-    cr_assert(close_enough(res_num(one, "base_request_latency"), base_ms), "base %.17g ms by hand, %.17g served",
-              base_ms, res_num(one, "base_request_latency"));
+    cr_assert(close_enough(result_num(one, "base_request_latency"), base_ms), "base %.17g ms by hand, %.17g served",
+              base_ms, result_num(one, "base_request_latency"));
     json_decref(one);
 
     /* Target = base + 2 s: the wait may be 2 s. It grows with lambda; bisect

@@ -22,71 +22,35 @@
 
 #define NODE_MTBF_H (1.0 / (8.0 / 50000 + 8.0 / 150000 + 2.0 / 100000))
 
-static json_t *post(const char *path, const char *body, long *status)
-{
-    http_resp r;
-    cr_assert_eq(http_post_json(shared_daemon(), path, body, &r), 0);
-    *status = r.status;
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j, "%s: not JSON: %.300s", path, r.body);
-    http_free(&r);
-    return j;
-}
-
-static json_t *get(const char *path, long *status)
-{
-    http_resp r;
-    cr_assert_eq(http_get(shared_daemon(), path, &r), 0);
-    *status = r.status;
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j, "%s: not JSON: %.300s", path, r.body);
-    http_free(&r);
-    return j;
-}
-
-static double result_num(const json_t *doc, const char *name)
-{
-    const json_t *v = json_object_get(json_object_get(doc, "result"), name);
-    cr_assert(json_is_number(v), "result.%s is not a number", name);
-    return json_number_value(v);
-}
-
-static void expect_problem(const json_t *doc, long status, long want, const char *field)
-{
-    cr_expect_eq(status, want, "status %ld, want %ld: %s", status, want,
-                 json_string_value(json_object_get(doc, "detail")));
-    const char *f = json_string_value(json_object_get(doc, "field"));
-    cr_expect(f && !strcmp(f, field), "field %s, want %s (%s)", f ? f : "(none)", field,
-              json_string_value(json_object_get(doc, "detail")));
-}
-
 #define RELIABILITY(fleet) "{\"solver\":\"reliability\",\"inputs\":{\"fleet\":" fleet ",\"job_duration_hours\":24}}"
 
 Test(shapes, fleet_by_cluster_id_and_by_parts)
 {
     long st;
-    json_t *a = post("/solve", RELIABILITY("\"Research_256\""), &st);
+    json_t *a = api_post("/solve", RELIABILITY("\"Research_256\""), &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(a, "detail")));
     cr_expect(close_enough(result_num(a, "fleet_mtbf"), NODE_MTBF_H / 32), "Research_256 is 32 DGX H100 nodes");
     cr_expect_str_eq(json_string_value(json_object_get(json_object_get(a, "inputs"), "fleet")), "Research_256");
     json_decref(a);
 
-    json_t *b = post("/solve", RELIABILITY("{\"node\":\"DGX_H100\",\"count\":64,\"fabric\":\"InfiniBand_NDR\"}"), &st);
+    json_t *b =
+        api_post("/solve", RELIABILITY("{\"node\":\"DGX_H100\",\"count\":64,\"fabric\":\"InfiniBand_NDR\"}"), &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(b, "detail")));
     cr_expect(close_enough(result_num(b, "fleet_mtbf"), NODE_MTBF_H / 64));
     cr_expect_str_eq(json_string_value(json_object_get(json_object_get(b, "inputs"), "fleet")), "custom");
     json_decref(b);
 
     /* a cluster with one member overridden, and an inline node */
-    json_t *c = post("/solve", RELIABILITY("{\"base\":\"Research_256\",\"count\":4}"), &st);
+    json_t *c = api_post("/solve", RELIABILITY("{\"base\":\"Research_256\",\"count\":4}"), &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(c, "detail")));
     cr_expect(close_enough(result_num(c, "fleet_mtbf"), NODE_MTBF_H / 4));
     json_decref(c);
-    json_t *d = post("/solve",
-                     RELIABILITY("{\"node\":{\"name\":\"custom\",\"accelerator\":\"H100\",\"accelerators_per_node\":4,"
-                                 "\"intra_node_bw\":\"900 GB/s\",\"nics_per_node\":1,\"psus_per_node\":2},"
-                                 "\"count\":10,\"fabric\":\"InfiniBand_NDR\"}"),
-                     &st);
+    json_t *d = api_post("/solve",
+                         RELIABILITY("{\"node\":{\"name\":\"custom\",\"accelerator\":\"H100\","
+                                     "\"accelerators_per_node\":4,\"intra_node_bw\":\"900 GB/s\",\"nics_per_node\":1,"
+                                     "\"psus_per_node\":2},"
+                                     "\"count\":10,\"fabric\":\"InfiniBand_NDR\"}"),
+                         &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(d, "detail")));
     /* 4 GPUs, 1 NIC, 2 PSUs: 1 / (4/50000 + 1/150000 + 2/100000) h per node */
     cr_expect(close_enough(result_num(d, "fleet_mtbf"), 1.0 / (4.0 / 50000 + 1.0 / 150000 + 2.0 / 100000) / 10));
@@ -96,13 +60,13 @@ Test(shapes, fleet_by_cluster_id_and_by_parts)
 Test(shapes, fleet_members_in_a_query_string)
 {
     long st;
-    json_t *a = get("/solve/reliability?fleet.node=DGX_H100&fleet.count=64&fleet.fabric=InfiniBand_NDR"
-                    "&job_duration_hours=24",
-                    &st);
+    json_t *a = api_get("/solve/reliability?fleet.node=DGX_H100&fleet.count=64&fleet.fabric=InfiniBand_NDR"
+                        "&job_duration_hours=24",
+                        &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(a, "detail")));
     cr_expect(close_enough(result_num(a, "fleet_mtbf"), NODE_MTBF_H / 64));
     json_decref(a);
-    json_t *b = get("/solve/reliability?fleet=Research_256&fleet.count=2&job_duration_hours=24", &st);
+    json_t *b = api_get("/solve/reliability?fleet=Research_256&fleet.count=2&job_duration_hours=24", &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(b, "detail")));
     cr_expect(close_enough(result_num(b, "fleet_mtbf"), NODE_MTBF_H / 2));
     json_decref(b);
@@ -111,11 +75,12 @@ Test(shapes, fleet_members_in_a_query_string)
 Test(shapes, fleet_count_as_a_sweep_axis)
 {
     long st;
-    json_t *doc = post("/sweep",
-                       "{\"solver\":\"reliability\",\"inputs\":{\"fleet\":\"Research_256\",\"job_duration_hours\":24},"
-                       "\"axes\":[{\"input\":\"fleet.count\",\"range\":{\"start\":8,\"stop\":32,\"step\":8}}],"
-                       "\"outputs\":[\"fleet_mtbf\"]}",
-                       &st);
+    json_t *doc = api_post("/sweep",
+                           "{\"solver\":\"reliability\",\"inputs\":{\"fleet\":\"Research_256\","
+                           "\"job_duration_hours\":24},"
+                           "\"axes\":[{\"input\":\"fleet.count\",\"range\":{\"start\":8,\"stop\":32,\"step\":8}}],"
+                           "\"outputs\":[\"fleet_mtbf\"]}",
+                           &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(doc, "detail")));
     cr_expect_str_eq(json_string_value(json_array_get(json_object_get(doc, "columns"), 0)), "fleet.count");
     const json_t *rows = json_object_get(doc, "rows");
@@ -129,9 +94,9 @@ Test(shapes, fleet_count_as_a_sweep_axis)
     json_decref(doc);
 
     /* the same from a query string: the other members are dotted arguments */
-    json_t *g = get("/sweep/reliability?fleet.node=DGX_H100&fleet.fabric=InfiniBand_NDR&fleet.count=1,2"
-                    "&job_duration_hours=24&outputs=fleet_mtbf",
-                    &st);
+    json_t *g = api_get("/sweep/reliability?fleet.node=DGX_H100&fleet.fabric=InfiniBand_NDR&fleet.count=1,2"
+                        "&job_duration_hours=24&outputs=fleet_mtbf",
+                        &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(g, "detail")));
     rows = json_object_get(g, "rows");
     cr_assert_eq(json_array_size(rows), 2);
@@ -142,25 +107,26 @@ Test(shapes, fleet_count_as_a_sweep_axis)
 Test(shapes, bad_fleet_shapes_name_the_field)
 {
     long st;
-    json_t *j = post("/solve", RELIABILITY("{\"node\":\"DGX_H100\",\"count\":0,\"fabric\":\"InfiniBand_NDR\"}"), &st);
-    expect_problem(j, st, 400, "inputs.fleet.count");
+    json_t *j =
+        api_post("/solve", RELIABILITY("{\"node\":\"DGX_H100\",\"count\":0,\"fabric\":\"InfiniBand_NDR\"}"), &st);
+    expect_refusal(j, st, 400, "inputs.fleet.count", NULL);
     json_decref(j);
-    j = post("/solve", RELIABILITY("{\"node\":\"DGX_H1000\",\"count\":8,\"fabric\":\"InfiniBand_NDR\"}"), &st);
-    expect_problem(j, st, 404, "inputs.fleet.node");
+    j = api_post("/solve", RELIABILITY("{\"node\":\"DGX_H1000\",\"count\":8,\"fabric\":\"InfiniBand_NDR\"}"), &st);
+    expect_refusal(j, st, 404, "inputs.fleet.node", NULL);
     json_decref(j);
     /* a fabric where a node belongs */
-    j = post("/solve", RELIABILITY("{\"node\":\"InfiniBand_NDR\",\"count\":8,\"fabric\":\"InfiniBand_NDR\"}"), &st);
-    expect_problem(j, st, 404, "inputs.fleet.node");
+    j = api_post("/solve", RELIABILITY("{\"node\":\"InfiniBand_NDR\",\"count\":8,\"fabric\":\"InfiniBand_NDR\"}"), &st);
+    expect_refusal(j, st, 404, "inputs.fleet.node", NULL);
     json_decref(j);
     /* a list where a scalar belongs */
-    j = post("/solve", RELIABILITY("{\"node\":\"DGX_H100\",\"count\":[8],\"fabric\":\"InfiniBand_NDR\"}"), &st);
-    expect_problem(j, st, 400, "inputs.fleet.count");
+    j = api_post("/solve", RELIABILITY("{\"node\":\"DGX_H100\",\"count\":[8],\"fabric\":\"InfiniBand_NDR\"}"), &st);
+    expect_refusal(j, st, 400, "inputs.fleet.count", NULL);
     json_decref(j);
-    j = post("/solve", RELIABILITY("\"Nowhere_512\""), &st);
-    expect_problem(j, st, 404, "inputs.fleet");
+    j = api_post("/solve", RELIABILITY("\"Nowhere_512\""), &st);
+    expect_refusal(j, st, 404, "inputs.fleet", NULL);
     json_decref(j);
-    j = post("/solve", RELIABILITY("42"), &st);
-    expect_problem(j, st, 400, "inputs.fleet");
+    j = api_post("/solve", RELIABILITY("42"), &st);
+    expect_refusal(j, st, 400, "inputs.fleet", NULL);
     json_decref(j);
 }
 
@@ -170,7 +136,7 @@ Test(shapes, bad_fleet_shapes_name_the_field)
 Test(shapes, list_input_by_post_and_query)
 {
     long st;
-    json_t *a = post("/solve", PLACEMENT("[\"US_Avg\",\"Quebec\",\"Nowhere\"]"), &st);
+    json_t *a = api_post("/solve", PLACEMENT("[\"US_Avg\",\"Quebec\",\"Nowhere\"]"), &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(a, "detail")));
     cr_expect_eq(result_num(a, "total_searched"), 2, "an unknown name is skipped, as upstream does");
     cr_expect_str_eq(json_string_value(json_object_get(json_object_get(a, "result"), "best_region")), "Quebec");
@@ -180,15 +146,15 @@ Test(shapes, list_input_by_post_and_query)
     cr_expect_eq(json_array_size(json_object_get(json_object_get(a, "inputs"), "regions")), 3);
     json_decref(a);
     /* in a query string, commas separate a list's items (it is not an axis) */
-    json_t *b = get("/solve/placement?fleet=Research_256&duration_days=30&regions=US_Avg,Quebec", &st);
+    json_t *b = api_get("/solve/placement?fleet=Research_256&duration_days=30&regions=US_Avg,Quebec", &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(b, "detail")));
     cr_expect_eq(result_num(b, "total_searched"), 2);
     json_decref(b);
-    json_t *c = post("/solve", PLACEMENT("\"US_Avg\""), &st);
-    expect_problem(c, st, 400, "inputs.regions");
+    json_t *c = api_post("/solve", PLACEMENT("\"US_Avg\""), &st);
+    expect_refusal(c, st, 400, "inputs.regions", NULL);
     json_decref(c);
-    c = post("/solve", PLACEMENT("[\"US_Avg\", 7]"), &st);
-    expect_problem(c, st, 400, "inputs.regions[1]");
+    c = api_post("/solve", PLACEMENT("[\"US_Avg\", 7]"), &st);
+    expect_refusal(c, st, 400, "inputs.regions[1]", NULL);
     json_decref(c);
 }
 
@@ -198,10 +164,10 @@ Test(shapes, null_is_the_references_none)
     const char *fmt = "{\"solver\":\"economics\",\"inputs\":{\"fleet\":\"Research_256\",\"duration_days\":30%s}}";
     char body[300];
     snprintf(body, sizeof body, fmt, "");
-    json_t *absent = post("/solve", body, &st);
+    json_t *absent = api_post("/solve", body, &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(absent, "detail")));
     snprintf(body, sizeof body, fmt, ",\"grid\":null,\"kwh_price\":null");
-    json_t *null = post("/solve", body, &st);
+    json_t *null = api_post("/solve", body, &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(null, "detail")));
     cr_expect(json_equal(json_object_get(absent, "result"), json_object_get(null, "result")));
     cr_expect(json_is_null(json_object_get(json_object_get(null, "inputs"), "grid")), "null echoes as null");
@@ -209,18 +175,18 @@ Test(shapes, null_is_the_references_none)
     json_decref(null);
     /* a nullable record input still checks a given id */
     snprintf(body, sizeof body, fmt, ",\"grid\":\"Atlantis\"");
-    json_t *bad = post("/solve", body, &st);
-    expect_problem(bad, st, 404, "inputs.grid");
+    json_t *bad = api_post("/solve", body, &st);
+    expect_refusal(bad, st, 404, "inputs.grid", NULL);
     json_decref(bad);
 }
 
 Test(shapes, record_outputs_nest_in_json_and_flatten_in_csv)
 {
     long st;
-    json_t *doc = post("/solve",
-                       "{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\","
-                       "\"batch_size\":256}}",
-                       &st);
+    json_t *doc = api_post("/solve",
+                           "{\"solver\":\"parallelism\",\"inputs\":{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\","
+                           "\"batch_size\":256}}",
+                           &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(doc, "detail")));
     const json_t *best = json_object_get(json_object_get(doc, "result"), "best_config");
     cr_assert(json_is_object(best), "best_config is not an object");
@@ -253,13 +219,13 @@ Test(shapes, record_outputs_nest_in_json_and_flatten_in_csv)
 Test(shapes, solvers_describe_kinds_constraints_and_records)
 {
     long st;
-    json_t *doc = get("/solvers/pipeline", &st);
+    json_t *doc = api_get("/solvers/pipeline", &st);
     cr_assert_eq(st, 200);
     const json_t *rules = json_object_get(doc, "constraints");
     cr_assert_eq(json_array_size(rules), 1, "pipeline states its one rule");
     cr_expect(strstr(json_string_value(json_object_get(json_array_get(rules, 0), "rule")), "cpu_throughput") != NULL);
     json_decref(doc);
-    doc = get("/solvers/reliability", &st);
+    doc = api_get("/solvers/reliability", &st);
     cr_assert_eq(st, 200);
     size_t i;
     json_t *in;

@@ -56,12 +56,6 @@ static double rnum(const resp *r, const char *k)
     return json_number_value(v);
 }
 
-static const char *str_at(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "(absent)";
-}
-
 static void ok(const resp *r, const char *what)
 {
     cr_assert_eq(r->status, 200, "%s: status %ld: %s", what, r->status, r->j ? str_at(r->j, "detail") : "(no JSON)");

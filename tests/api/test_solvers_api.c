@@ -26,12 +26,6 @@ static json_t *request(const char *method, const char *path, const char *body, l
     return j;
 }
 
-static const char *str_at(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "(absent)";
-}
-
 static const json_t *find_named(const json_t *arr, const char *name)
 {
     size_t i;

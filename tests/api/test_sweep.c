@@ -79,15 +79,7 @@ static json_t *solve(const char *catalog, json_t *inputs, const char *solver, lo
     json_t *body = json_pack("{s:s,s:o}", "solver", solver, "inputs", inputs);
     if (catalog)
         json_object_set_new(body, "catalog", json_string(catalog));
-    char *text = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
-    http_resp r;
-    cr_assert_eq(http_post_json(shared_daemon(), "/solve", text, &r), 0);
-    free(text);
-    *status = r.status;
-    json_t *j = must_json(&r);
-    http_free(&r);
-    return j;
+    return api_post_doc("/solve", body, status);
 }
 
 /* One RFC 4180 record starting at *p, ending in CRLF. Fields are malloc'ed. */

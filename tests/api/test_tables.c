@@ -15,33 +15,12 @@
 
 #include "harness.h"
 
-static json_t *call(const char *method, const char *path, const char *body, long *status)
-{
-    http_resp r;
-    if (body)
-        cr_assert_eq(http_post_json(shared_daemon(), path, body, &r), 0);
-    else
-        cr_assert_eq(http_get(shared_daemon(), path, &r), 0);
-    *status = r.status;
-    json_t *j = http_json(&r);
-    cr_assert_not_null(j, "%s %s: not JSON: %.300s", method, path, r.body);
-    http_free(&r);
-    return j;
-}
-
 static json_t *solve_ok(const char *body)
 {
     long st;
-    json_t *doc = call("POST", "/solve", body, &st);
+    json_t *doc = api_post("/solve", body, &st);
     cr_assert_eq(st, 200, "%s: %s", body, json_string_value(json_object_get(doc, "detail")));
     return doc;
-}
-
-static double num(const json_t *o, const char *name)
-{
-    const json_t *v = json_object_get(o, name);
-    cr_assert(json_is_number(v), "%s is not a number", name);
-    return json_number_value(v);
 }
 
 static const char *str(const json_t *o, const char *name)
@@ -54,27 +33,28 @@ static const char *str(const json_t *o, const char *name)
 Test(tables, placement_ranks_every_grid_of_the_catalog_when_regions_is_absent)
 {
     long st;
-    json_t *grids = call("GET", "/catalog/grids", NULL, &st);
+    json_t *grids = api_get("/catalog/grids", &st);
     cr_assert_eq(st, 200);
     size_t n = json_array_size(json_object_get(grids, "grids"));
     cr_assert_gt(n, 3, "the catalog should have more grids than mlsysim's three defaults");
     json_t *doc = solve_ok("{\"solver\":\"placement\",\"inputs\":{\"fleet\":\"Research_256\",\"duration_days\":30,"
                            "\"carbon_tax_per_ton\":200}}");
     const json_t *res = json_object_get(doc, "result"), *rows = json_object_get(res, "top_candidates");
-    cr_assert_eq(num(res, "total_searched"), (double)n);
+    cr_assert_eq(num_at(res, "total_searched"), (double)n);
     cr_assert_eq(json_array_size(rows), n, "one row per grid");
     cr_expect_eq(json_array_size(json_object_get(json_object_get(doc, "inputs"), "regions")), n,
                  "the echo lists the regions used");
     /* the first row is the answer; rows ascend by objective = tco + carbon x tax; each grid once */
     cr_expect_str_eq(str(json_array_get(rows, 0), "region"), str(res, "best_region"));
-    cr_expect(close_enough(num(json_array_get(rows, 0), "objective"), num(res, "objective_value")));
-    cr_expect(close_enough(num(json_array_get(rows, 0), "tco"), num(res, "lowest_tco")));
+    cr_expect(close_enough(num_at(json_array_get(rows, 0), "objective"), num_at(res, "objective_value")));
+    cr_expect(close_enough(num_at(json_array_get(rows, 0), "tco"), num_at(res, "lowest_tco")));
     size_t i;
     json_t *row;
     json_array_foreach(rows, i, row) {
-        cr_expect(close_enough(num(row, "objective"), num(row, "tco") + num(row, "carbon") * 200), "row %zu", i);
+        cr_expect(close_enough(num_at(row, "objective"), num_at(row, "tco") + num_at(row, "carbon") * 200), "row %zu",
+                  i);
         if (i)
-            cr_expect_geq(num(row, "objective"), num(json_array_get(rows, i - 1), "objective"), "row %zu", i);
+            cr_expect_geq(num_at(row, "objective"), num_at(json_array_get(rows, i - 1), "objective"), "row %zu", i);
         for (size_t k = 0; k < i; k++)
             cr_expect_str_neq(str(row, "region"), str(json_array_get(rows, k), "region"));
         size_t g;
@@ -100,7 +80,7 @@ Test(tables, placement_ranks_the_regions_given_and_skips_unknown_names)
     /* Quebec: PUE 1.06 against Poland's 1.58, so less energy to pay for even untaxed */
     cr_expect_str_eq(str(json_array_get(rows, 0), "region"), "Quebec");
     cr_expect_str_eq(str(json_array_get(rows, 1), "region"), "Poland");
-    cr_expect_eq(num(json_array_get(rows, 0), "water"), 0, "Quebec's WUE is 0");
+    cr_expect_eq(num_at(json_array_get(rows, 0), "water"), 0, "Quebec's WUE is 0");
     json_decref(doc);
 }
 
@@ -114,11 +94,12 @@ static double fp16_peak(const json_t *hw)
 Test(tables, synthesis_lists_exactly_the_catalog_accelerators_that_qualify_cheapest_first)
 {
     long st;
-    json_t *cat = call("GET", "/catalog/hardware", NULL, &st);
+    json_t *cat = api_get("/catalog/hardware", &st);
     cr_assert_eq(st, 200);
     json_t *doc = solve_ok("{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\",\"target_latency\":\"10 ms\"}}");
     const json_t *res = json_object_get(doc, "result"), *rows = json_object_get(res, "qualifying");
-    double bw = num(res, "required_bw") * 1e9, flops = num(res, "required_flops"), mem = num(res, "required_memory");
+    double bw = num_at(res, "required_bw") * 1e9, flops = num_at(res, "required_flops");
+    double mem = num_at(res, "required_memory");
     size_t i, want = 0;
     json_t *hw;
     json_array_foreach(json_object_get(cat, "hardware"), i, hw) {
@@ -133,23 +114,23 @@ Test(tables, synthesis_lists_exactly_the_catalog_accelerators_that_qualify_cheap
         want += fits;
     }
     cr_assert_gt(want, 0, "10 ms for Llama-3-8B should be within reach of some catalog accelerator");
-    cr_expect_eq(num(res, "qualifying_count"), (double)want);
+    cr_expect_eq(num_at(res, "qualifying_count"), (double)want);
     cr_expect_str_eq(str(res, "cheapest_qualifying"), str(json_array_get(rows, 0), "hardware"));
     /* priced rows first, ascending; then unpriced, fastest first; latency within the target */
     bool unpriced_seen = false;
     json_t *row;
     json_array_foreach(rows, i, row) {
         const json_t *cost = json_object_get(row, "unit_cost");
-        cr_expect_leq(num(row, "latency"), 10.0 * (1 + 1e-12), "%s", str(row, "hardware"));
+        cr_expect_leq(num_at(row, "latency"), 10.0 * (1 + 1e-12), "%s", str(row, "hardware"));
         if (json_is_null(cost)) {
             if (unpriced_seen)
-                cr_expect_geq(num(row, "latency"), num(json_array_get(rows, i - 1), "latency"));
+                cr_expect_geq(num_at(row, "latency"), num_at(json_array_get(rows, i - 1), "latency"));
             unpriced_seen = true;
             continue;
         }
         cr_expect(!unpriced_seen, "%s is priced but follows an unpriced row", str(row, "hardware"));
         if (i)
-            cr_expect_geq(json_number_value(cost), num(json_array_get(rows, i - 1), "unit_cost"));
+            cr_expect_geq(json_number_value(cost), num_at(json_array_get(rows, i - 1), "unit_cost"));
     }
     json_decref(doc);
     json_decref(cat);
@@ -161,22 +142,22 @@ Test(tables, synthesis_candidates_narrow_the_search_and_none_qualifying_is_null)
                            "\"candidates\":[\"H100\",\"A100\",\"T4\"]}}");
     const json_t *res = json_object_get(doc, "result");
     /* 16.06 GB in 10 ms needs 1,606 GB/s: the A100 (2,039) and H100 (3,350) do, the T4 (320) does not */
-    cr_expect_eq(num(res, "qualifying_count"), 2);
+    cr_expect_eq(num_at(res, "qualifying_count"), 2);
     cr_expect_str_eq(str(res, "cheapest_qualifying"), "A100");
     cr_expect_str_eq(str(json_array_get(json_object_get(res, "qualifying"), 1), "hardware"), "H100");
     json_decref(doc);
     doc = solve_ok("{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\",\"target_latency\":\"1 ms\","
                    "\"candidates\":[\"T4\"]}}");
     res = json_object_get(doc, "result");
-    cr_expect_eq(num(res, "qualifying_count"), 0);
+    cr_expect_eq(num_at(res, "qualifying_count"), 0);
     cr_expect(json_is_null(json_object_get(res, "cheapest_qualifying")));
     cr_expect_eq(json_array_size(json_object_get(res, "qualifying")), 0);
     json_decref(doc);
     long st;
-    json_t *bad = call("POST", "/solve",
-                       "{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\",\"target_latency\":\"1 ms\","
-                       "\"candidates\":[\"T4\",\"Abacus\"]}}",
-                       &st);
+    json_t *bad = api_post("/solve",
+                           "{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\",\"target_latency\":\"1 ms\","
+                           "\"candidates\":[\"T4\",\"Abacus\"]}}",
+                           &st);
     cr_expect_eq(st, 404);
     cr_expect_str_eq(str(bad, "field"), "inputs.candidates[1]");
     json_decref(bad);
@@ -185,11 +166,11 @@ Test(tables, synthesis_candidates_narrow_the_search_and_none_qualifying_is_null)
 Test(tables, sweeps_vary_the_flat_summary_and_refuse_the_table_by_name)
 {
     long st;
-    json_t *doc = call("POST", "/sweep",
-                       "{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\"},\"axes\":[{\"input\":"
-                       "\"target_latency\",\"values\":[\"2 ms\",\"5 ms\",\"20 ms\"]}],\"outputs\":["
-                       "\"cheapest_qualifying\",\"qualifying_count\"]}",
-                       &st);
+    json_t *doc = api_post("/sweep",
+                           "{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\"},\"axes\":[{\"input\":"
+                           "\"target_latency\",\"values\":[\"2 ms\",\"5 ms\",\"20 ms\"]}],\"outputs\":["
+                           "\"cheapest_qualifying\",\"qualifying_count\"]}",
+                           &st);
     cr_assert_eq(st, 200, "%s", json_string_value(json_object_get(doc, "detail")));
     char *text = json_dumps(doc, JSON_COMPACT);
     /* a looser target admits more accelerators, and a cheaper one first */
@@ -208,9 +189,9 @@ Test(tables, sweeps_vary_the_flat_summary_and_refuse_the_table_by_name)
     cr_expect(strstr(text, "\"transitions\"") != NULL, "no transitions reported: %s", text);
     free(text);
     json_decref(doc);
-    json_t *bad = call("GET", "/sweep/placement?fleet=Research_256&duration_days=30&carbon_tax_per_ton=0,500"
-                              "&outputs=top_candidates",
-                       NULL, &st);
+    json_t *bad = api_get("/sweep/placement?fleet=Research_256&duration_days=30&carbon_tax_per_ton=0,500"
+                          "&outputs=top_candidates",
+                          &st);
     cr_expect_eq(st, 400);
     cr_expect_str_eq(str(bad, "field"), "outputs[0]");
     cr_expect(strstr(str(bad, "detail"), "table") != NULL, "%s", str(bad, "detail"));
@@ -220,7 +201,7 @@ Test(tables, sweeps_vary_the_flat_summary_and_refuse_the_table_by_name)
 Test(tables, solvers_describe_the_table_and_the_catalog_wide_default)
 {
     long st;
-    json_t *s = call("GET", "/solvers/synthesis", NULL, &st);
+    json_t *s = api_get("/solvers/synthesis", &st);
     cr_assert_eq(st, 200);
     const json_t *t = json_object_get(s, "table");
     cr_assert(json_is_object(t), "no table in /solvers/synthesis");
@@ -238,7 +219,7 @@ Test(tables, solvers_describe_the_table_and_the_catalog_wide_default)
     }
     cr_expect(found, "synthesis has no candidates input");
     json_decref(s);
-    s = call("GET", "/solvers/single_node", NULL, &st);
+    s = api_get("/solvers/single_node", &st);
     cr_expect_null(json_object_get(s, "table"), "single_node has no table");
     json_decref(s);
 }
