@@ -125,6 +125,9 @@ const solver_desc SOLVER_BATCHING_OPTIMIZER = {
                    "ttft + itl x seq_len is the batch's service time; batches arrive at arrival_rate_qps / b into "
                    "an M/M/c queue of num_replicas servers. The answer is the largest b that fits memory with a "
                    "stable queue and a P99 within sla_latency_ms.",
+    .assumptions = "The largest batch b whose serving time (TTFT + ITL x seq_len) keeps an M/M/c queue of "
+                   "arrival_rate / b batches under the P99 SLA. Leaves out batching delay while a batch fills, cv "
+                   "other than 1 and everything serving and tail_latency leave out.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -76,6 +76,9 @@ const solver_desc SOLVER_CHECKPOINT = {
     .description = "mlsysim CheckpointModel. A checkpoint of parameters x bytes per parameter (14 for Adam) "
                    "written by n writers at the storage bandwidth, capped by the filesystem; its write time "
                    "against the checkpoint interval.",
+    .assumptions = "Checkpoint size from bytes per parameter, written at min(storage bandwidth x writers, "
+                   "file-system limit). Leaves out asynchronous or sharded checkpointing overlap, compression and "
+                   "metadata cost.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

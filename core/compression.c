@@ -176,6 +176,9 @@ const solver_desc SOLVER_COMPRESSION = {
                    "native rate at that width. Pruning shrinks it 1/(1-s)-fold; structured pruning speeds it up "
                    "as much, 2:4 sparsity twice at 50 %. Accuracy deltas are survey medians (Gholami et al. 2021, "
                    "Blalock et al. 2020).",
+    .assumptions = "Size, accuracy change and speedup of quantization or pruning against an FP32 baseline, by fixed "
+                   "rules. The accuracy deltas are typical values, not measured for the model; the speedup assumes "
+                   "the hardware's precision table and a batch-1 roofline regime.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

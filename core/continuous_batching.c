@@ -97,6 +97,9 @@ const solver_desc SOLVER_CONTINUOUS_BATCHING = {
                    "page_size tokens; as many requests as fit (up to max_batch_size) decode together, each step "
                    "streaming the weights and their KV cache. Static batching is modelled as 60% of that batch "
                    "(Kwon et al. 2023, PagedAttention; Yu et al. 2022, ORCA).",
+    .assumptions = "PagedAttention capacity from the memory left after the weights; decode memory-bound; static "
+                   "batching modelled as 60% of the admitted requests. Leaves out prefill/decode interference, "
+                   "scheduler policy, preemption and per-layer overheads in decode.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

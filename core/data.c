@@ -76,6 +76,8 @@ const solver_desc SOLVER_DATA = {
     .title = "Data wall: can storage or the host link feed the workload?",
     .description = "mlsysim DataModel. Compares the workload's data rate with the slower of the node's "
                    "storage and host-interconnect bandwidth.",
+    .assumptions = "Demand against the slower of storage and host-interconnect bandwidth. Leaves out caching, "
+                   "prefetching, compression, file-system overheads and other jobs sharing the path.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -380,6 +380,10 @@ const solver_desc SOLVER_DISTRIBUTED = {
                    "per-replica batch, plus the DP gradient AllReduce (hierarchical across nodes), per-layer TP "
                    "AllReduces, the EP all-to-all and the pipeline bubble, with congestion, gradient "
                    "accumulation, overlap and stragglers (Megatron-LM; PipeDream).",
+    .assumptions = "A training step: the single-node step plus ring/tree collectives for DP, TP and EP and the "
+                   "pipeline bubble, with optional overlap, congestion and straggler factors. Leaves out per-message "
+                   "software overhead beyond the fabric latency, topology-aware routing, memory limits of the split "
+                   "and load imbalance other than the given factors.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -94,6 +94,9 @@ const solver_desc SOLVER_ECONOMICS = {
     .description = "mlsysim EconomicsModel. CapEx (accelerator unit cost x count x infrastructure_multiplier) "
                    "amortized over amortization_years and prorated to the run; OpEx = facility energy (as "
                    "sustainability computes it) x electricity price + 5 % of CapEx a year for maintenance.",
+    .assumptions = "TCO: amortized capex of the accelerators (times an infrastructure multiplier), energy at the kWh "
+                   "price, 5% maintenance per year. Leaves out staff, networking and facility costs beyond the "
+                   "multiplier, financing and price changes.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

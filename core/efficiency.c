@@ -101,6 +101,9 @@ const solver_desc SOLVER_EFFICIENCY = {
                    "capped at 0.85; FFN 0.5 capped at 0.6; conv 0.4 capped at 0.55), scaled by efficiency / 0.5; "
                    "the overhead 1 - MFU split into SM occupancy loss and memory stall (Chowdhery et al. 2022, "
                    "Dao et al. 2022).",
+    .assumptions = "MFU from literature ceilings by workload type (attention, ffn, conv), scaled by efficiency; the "
+                   "workload's own shape is not used. Leaves out kernel-level detail: the split into occupancy loss "
+                   "and memory stall is a rule, not a measurement.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -88,6 +88,8 @@ const solver_desc SOLVER_INFERENCE_SCALING = {
     .description = "mlsysim InferenceScalingModel. One prefill of the context, then reasoning_steps x 50 decoded "
                    "tokens at ServingModel's inter-token latency (batch 1); energy is the accelerator's TDP over "
                    "that time (Wei et al. 2022, chain of thought; Snell et al. 2024, test-time compute).",
+    .assumptions = "One TTFT then reasoning_steps x 50 tokens at serving's ITL, batch 1; energy at full TDP. Leaves "
+                   "out KV-cache growth during reasoning, batching with other requests and idle power.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

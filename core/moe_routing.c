@@ -114,6 +114,9 @@ const solver_desc SOLVER_MOE_ROUTING = {
     .description = "mlsysim MoERoutingModel. One imbalance factor inflates the experts each token activates "
                    "(capped at the expert count), the active parameters and the routed token bytes; with expert "
                    "parallelism the cross-rank share is priced as an all-to-all over the fleet's fabric.",
+    .assumptions = "Effective active experts and the token dispatch volume from top-k routing and an imbalance "
+                   "factor; all-to-all time on the fabric. Leaves out capacity-factor token dropping, expert "
+                   "placement and overlap of dispatch with compute.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

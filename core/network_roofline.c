@@ -120,6 +120,9 @@ const solver_desc SOLVER_NETWORK_ROOFLINE = {
     .description = "mlsysim NetworkRooflineModel. A data-parallel training step (6N flop) against the "
                    "gradient all-reduce (2N x b bytes) over the fabric's bisection bandwidth: the roofline of "
                    "the network, with intensity 3/b flop per byte.",
+    .assumptions = "Training compute (6 N flop) at peak x efficiency against one gradient sync of 2 N b bytes at the "
+                   "fabric's bisection bandwidth per step. Leaves out compute/communication overlap, per-message "
+                   "latency, activation and pipeline traffic, and the collective's algorithm.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -66,6 +66,8 @@ const solver_desc SOLVER_ORCHESTRATION = {
     .description = "mlsysim OrchestrationModel. An M/D/1 queue of jobs that each take the whole cluster: "
                    "utilization rho = arrivals x duration; wait rho / (2 mu (1 - rho)) days and queue "
                    "rho^2 / (2 (1 - rho)) when rho < 1, unbounded (null, with a warning) otherwise.",
+    .assumptions = "The cluster as one M/D/1 queue of jobs. Leaves out job sizes and packing, priorities, preemption "
+                   "and the fleet's actual capacity (the fleet is not read).",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -413,6 +413,9 @@ const solver_desc SOLVER_PARALLELISM = {
                    "accelerator), prices each as a distributed step and keeps the highest MFU (scaling efficiency "
                    "x efficiency) (Narayanan et al. 2021). mode=exhaustive searches every tp, pp, dp, microbatch "
                    "count, ZeRO stage and activation checkpointing that fits and ranks them by step time.",
+    .assumptions = "An exhaustive search over power-of-two TP x PP splits, each scored by distributed's step model. "
+                   "Leaves out memory feasibility of a split, EP and virtual stages, and everything distributed "
+                   "leaves out.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

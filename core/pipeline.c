@@ -456,6 +456,10 @@ const solver_desc SOLVER_PIPELINE = {
                    "Reports the binding stage, the utilization it leaves the accelerator, the fetch and prep "
                    "stall, how many CPU workers, how much cache and how many accelerators per node remove or "
                    "reach a stall, and a dataset's epoch time. See docs/pipeline.md.",
+    .assumptions = "Storage, cache, CPU and accelerator as overlapped steady-rate stages; the slowest sets the step "
+                   "(DS-Analyzer's fetch model for the cache). Leaves out start-up and epoch-boundary effects, "
+                   "queueing jitter between stages, page-cache behaviour beyond cache_fraction, and single_node's "
+                   "own omissions.",
     .inputs = inputs_table,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

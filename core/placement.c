@@ -145,6 +145,9 @@ const solver_desc SOLVER_PLACEMENT = {
                    "(default electricity price, 3-year amortization) and picks the lowest TCO + tonnes CO2 x "
                    "carbon_tax_per_ton. Names that are not grids are skipped with a warning; without `regions` "
                    "every grid of the catalog is a candidate. top_candidates ranks them all.",
+    .assumptions = "economics and sustainability for each region, ranked by TCO plus a carbon tax. Leaves out "
+                   "latency to users, capacity availability, data-residency rules and everything economics leaves "
+                   "out.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -78,6 +78,9 @@ const solver_desc SOLVER_RELIABILITY = {
     .description = "mlsysim ReliabilityModel. Node MTBF from its accelerators (50,000 h each), NICs (150,000 h) "
                    "and PSUs (100,000 h), fleet MTBF = node MTBF / nodes, failure probability 1 - exp(-T/MTBF), "
                    "Young-Daly checkpoint interval, and the goodput left after checkpoints and recoveries.",
+    .assumptions = "Independent exponential failures from component MTTFs, Young's optimal checkpoint interval and a "
+                   "goodput estimate. Leaves out correlated failures, repair queueing, partial restarts and silent "
+                   "data corruption.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

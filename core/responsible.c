@@ -54,6 +54,8 @@ const solver_desc SOLVER_RESPONSIBLE_ENGINEERING = {
     .title = "Responsible engineering: the training-time cost of privacy and the data cost of fairness",
     .description = "mlsysim ResponsibleEngineeringModel. DP-SGD at privacy budget epsilon slows training by "
                    "1 + 2 / epsilon; serving a subgroup of prevalence p fairly needs 1 / p times the data.",
+    .assumptions = "Fixed rules: DP-SGD slows training by 1 + 2 / epsilon; a subgroup of prevalence p needs 1 / p "
+                   "times the data. Rules of thumb, not measurements of a particular model or dataset.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -277,6 +277,10 @@ const solver_desc SOLVER_SINGLE_NODE = {
                    "precision, checks the memory wall (offloading over the host link when it does not fit), "
                    "and takes max(compute, memory) time plus dispatch and per-layer framework overheads "
                    "(Williams et al. 2009, Roofline).",
+    .assumptions = "A roofline of one node: max(compute at peak x efficiency, memory traffic of the weights once "
+                   "plus 10% of the weight bytes per sample) plus fixed dispatch and per-layer taxes. Leaves out "
+                   "kernel fusion, partial compute/memory overlap, cache effects, activation and KV traffic, and "
+                   "contention; energy is TDP scaled by MFU.",
     .inputs = ROOFLINE_INPUTS,
     .n_inputs = RL_N_INPUTS,
     .outputs = OUTPUTS,

@@ -67,6 +67,8 @@ const solver_desc SOLVER_SCALING = {
     .description = "mlsysim ScalingModel. C = 6 P D with D = 20 P (Hoffmann et al. 2022): P = sqrt(C / 120), "
                    "D = 20 P; for a fixed model size, D = C / (6 P). A budget in GPU time is converted at "
                    "989 TFLOP/s x 0.40.",
+    .assumptions = "Chinchilla's compute-optimal split C = 6 N D with about 20 tokens per parameter. A fitted rule "
+                   "of thumb: leaves out data quality, architecture and any loss prediction.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -134,6 +134,8 @@ const solver_desc SOLVER_SENSITIVITY = {
                    "compute, memory bandwidth and memory capacity each raised by perturbation_pct, and reports "
                    "the relative latency change of each and the one that moves latency most (Williams et al. "
                    "2009). A sweep over perturbation_pct shows where the binding constraint changes.",
+    .assumptions = "single_node at batch 1, re-run with one hardware figure perturbed at a time. Leaves out "
+                   "interactions between figures and everything single_node leaves out.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

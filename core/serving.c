@@ -234,6 +234,10 @@ const solver_desc SOLVER_SERVING = {
                    "(Sarathi-Serve) bounds decode stalls; speculative decoding (Leviathan et al. 2023) divides "
                    "the step by the expected accepted tokens; disaggregated serving (Splitwise, DistServe) "
                    "decodes on another node after shipping the KV cache (Pope et al. 2023).",
+    .assumptions = "Prefill compute-bound at peak x efficiency, decode memory-bound reading weights and the KV cache "
+                   "once per token, plus dispatch and per-layer taxes. Leaves out compute/memory overlap, attention "
+                   "kernels' real efficiency, KV paging fragmentation, scheduling between requests and network "
+                   "effects beyond the disaggregation transfer.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

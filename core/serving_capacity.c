@@ -207,6 +207,9 @@ const solver_desc SOLVER_SERVING_CAPACITY = {
                    "latency (TTFT + ITL x output tokens); replicas are added until the M/M/c queue is stable and "
                    "base latency + P99 queueing wait meets the target. Sweep qps to see where required_replicas "
                    "steps up.",
+    .assumptions = "Replicas from continuous batching's per-replica rate and an M/M/c queue with Kingman's "
+                   "correction, identical requests. Leaves out autoscaling lag, load-balancer imbalance, "
+                   "request-length variance beyond service_time_cv and prefill/decode interference.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -215,6 +215,10 @@ typedef struct solver_desc {
     const char *const *aliases;     /* NULL-terminated: "SingleNodeModel", ... */
     const char *title;              /* one line */
     const char *description;        /* a paragraph: what it answers, its source */
+    /* What the model leaves out, in a sentence or two: every answer and the
+     * solver's description carry it as assumptions.leaves_out, next to
+     * SOLVER_ERROR_BAND. */
+    const char *assumptions;
     const input_desc *inputs;
     size_t n_inputs;
     const output_desc *outputs;
@@ -226,6 +230,10 @@ typedef struct solver_desc {
      * checks. Returns 0, or -1 with err filled (status 400). */
     int (*run)(const solver_inputs *in, solver_outputs *out, solver_error *err);
 } solver_desc;
+
+/* The error band every answer states (assumptions.error_band): the reference
+ * gives none for any of its models, so none is claimed. */
+#define SOLVER_ERROR_BAND "first-order: the reference model states no error band"
 
 /* Registry */
 size_t solver_count(void);

@@ -67,6 +67,9 @@ const solver_desc SOLVER_SUSTAINABILITY = {
     .description = "mlsysim SustainabilityModel. IT energy from each accelerator's TDP scaled by utilization, "
                    "facility energy through the site's PUE, operational carbon from the grid's intensity, water "
                    "from its WUE, plus embodied carbon per device.",
+    .assumptions = "IT energy from accelerator TDP, MFU and duration, times PUE; carbon and water from the grid's "
+                   "intensity and WUE; embodied carbon as given. Leaves out non-accelerator IT power beyond the "
+                   "model's figures, time-varying grid intensity and idle periods.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -177,6 +177,9 @@ const solver_desc SOLVER_SYNTHESIS = {
                    "their ratio, the arithmetic intensity a matching accelerator should balance at (Williams et "
                    "al. 2009). Then the catalog accelerators (or `candidates`) that meet all three, cheapest "
                    "first.",
+    .assumptions = "Inverse roofline at batch 1: bandwidth to read the weights once and compute for the ops within "
+                   "the target latency. Leaves out KV cache and activation traffic, overheads, batching and "
+                   "memory-capacity headroom.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

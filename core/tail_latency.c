@@ -64,6 +64,9 @@ const solver_desc SOLVER_TAIL_LATENCY = {
                    "request waits, the wait beyond is exponential; service_time_cv != 1 scales waits by "
                    "(cv^2 + 1) / 2 (Kingman). Reports P50/P99 latency, utilization, stability and the P99 wait "
                    "relative to 5x the service time (Dean & Barroso 2013).",
+    .assumptions = "An M/M/c queue (Poisson arrivals, exponential service) with waits scaled by (cv^2 + 1) / 2 for "
+                   "other service-time variability (Kingman). Leaves out batching, priorities, time-varying load and "
+                   "correlated slow requests.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

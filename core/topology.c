@@ -110,6 +110,8 @@ const solver_desc SOLVER_TOPOLOGY = {
     .description = "mlsysim TopologyModel. The bisection fraction beta of fat-tree (1), dragonfly (0.85), 3D "
                    "torus (2 N^-1/3) and ring (2/N) topologies scales the fabric's link bandwidth into the "
                    "bandwidth collectives see (Leiserson 1985; Kim et al. 2008; Dally & Towles 2003).",
+    .assumptions = "Bisection bandwidth and average hops of a topology from closed-form factors. Leaves out routing, "
+                   "congestion, link failures and the traffic pattern.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

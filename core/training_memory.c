@@ -186,6 +186,9 @@ const solver_desc SOLVER_TRAINING_MEMORY = {
                    "communication buffers per accelerator under TP/PP/DP/EP sharding, ZeRO stages 0-3, "
                    "activation checkpointing (Korthikanti et al. 2022) and a trainable fraction, against the "
                    "accelerator's memory.",
+    .assumptions = "Weights, gradients, optimizer state, activations and a communication buffer per accelerator, "
+                   "split by TP/PP/EP and ZeRO. Leaves out allocator fragmentation, framework workspace, temporary "
+                   "buffers of kernels and imbalance between pipeline stages.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -57,6 +57,8 @@ const solver_desc SOLVER_TRANSFORMATION = {
     .title = "CPU preprocessing wall: does the CPU starve the accelerator?",
     .description = "mlsysim TransformationModel. Time to decode/augment one batch on the CPU against the "
                    "accelerator's step time.",
+    .assumptions = "CPU preprocessing time as batch bytes / CPU throughput against the accelerator step. Leaves out "
+                   "per-format decode cost, core-scaling losses, jitter and the accelerator's own input copies.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -120,6 +120,9 @@ const solver_desc SOLVER_WEIGHT_STREAMING = {
                    "layer's weights stream in over the interconnect (100 GB/s if none) while the wafer computes "
                    "the layer for the batch; the slower of the two sets the layer time. Reports the batch at which "
                    "decode compute hides the injection (Lie et al. 2022, Cerebras weight streaming).",
+    .assumptions = "Weights streamed layer by layer over the interconnect; each layer takes the slower of injection "
+                   "and compute; the KV cache stays on the wafer with 10% overhead. Leaves out overlap between "
+                   "layers' injection and compute, on-wafer routing and activation traffic.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -634,6 +634,8 @@ json_t *solver_describe(const solver_desc *s)
     json_object_set_new(o, "aliases", al);
     json_object_set_new(o, "title", json_string(s->title));
     json_object_set_new(o, "description", json_string(s->description));
+    json_object_set_new(o, "assumptions",
+                        json_pack("{s:s,s:s}", "leaves_out", s->assumptions, "error_band", SOLVER_ERROR_BAND));
     json_t *ins = json_array();
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];

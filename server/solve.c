@@ -340,7 +340,9 @@ void solve_write(const app *a, app_response *resp, const solver_desc *s, const c
     }
     for (int i = 0; i < out->n_warnings; i++)
         put_message(b, out->warnings[i], &first);
-    sb_puts(b, "],\"catalog\":");
+    sb_puts(b, "],\"assumptions\":{\"leaves_out\":");
+    sb_json_string(b, s->assumptions);
+    sb_puts(b, ",\"error_band\":\"" SOLVER_ERROR_BAND "\"},\"catalog\":");
     sb_json_string(b, edition_name(ed));
     sb_puts(b, ",\"catalog_version\":");
     sb_json_string(b, edition_version(ed));

@@ -1,7 +1,7 @@
 /* solve.h - the /solve answer writer: a solved point (inputs and outputs of
  * one solver) written straight into the response as JSON, without building a
  * jansson tree. Its bytes are what building the tree (solver, inputs, result,
- * units, input_units, resolved, trace, warnings, catalog, catalog_version)
+ * units, input_units, resolved, trace, warnings, assumptions, catalog, catalog_version)
  * and json_write() would give. solver_routes.c calls solve_write; app.c
  * builds and frees the parts. */
 #ifndef MLSYSD_SOLVE_H

@@ -1,0 +1,132 @@
+/* test_consistency.c - the rules a client relies on across endpoints: every
+ * /solve answer carries its solver's assumptions (what the model leaves out and
+ * its error band, as /solvers states them); enumerated values are
+ * case-insensitive everywhere and the contract says exactly that (x-enum and a
+ * pattern); HEAD is declared on every GET path and answers like GET without a
+ * body. */
+#include <criterion/criterion.h>
+
+#include <regex.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+static json_t *get_json(const char *path, long want)
+{
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), path, &r), 0);
+    cr_assert_eq(r.status, want, "GET %s: %ld %.300s", path, r.status, r.body);
+    json_t *j = http_json(&r);
+    cr_assert(j, "%s", path);
+    http_free(&r);
+    return j;
+}
+
+/* Every solver's description states its assumptions; the answers of solvers of
+ * several families carry exactly those. */
+Test(consistency, every_answer_states_its_solvers_assumptions)
+{
+    json_t *all = get_json("/solvers", 200);
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(all, "solvers"), i, s) {
+        const json_t *a = json_object_get(s, "assumptions");
+        const char *name = json_string_value(json_object_get(s, "name"));
+        const char *lo = json_string_value(json_object_get(a, "leaves_out"));
+        cr_assert(lo && strlen(lo) > 40, "%s: leaves_out states what the model leaves out", name);
+        cr_assert_str_eq(json_string_value(json_object_get(a, "error_band")),
+                         "first-order: the reference model states no error band", "%s", name);
+    }
+    static const struct {
+        const char *solver, *query;
+    } SOLVES[] = {
+        {"single_node", "model=ResNet50&hardware=A100&batch_size=256"},
+        {"data", "workload_data_rate=1%20GB/s&hardware=A100"},
+        {"pipeline", "model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8"},
+        {"reliability", "fleet=Research_256&job_duration_hours=24"},
+        {"tail_latency", "arrival_rate_qps=10&service_latency_ms=50&num_replicas=2"},
+    };
+    for (size_t k = 0; k < sizeof SOLVES / sizeof SOLVES[0]; k++) {
+        char path[300];
+        snprintf(path, sizeof path, "/solve/%s?%s", SOLVES[k].solver, SOLVES[k].query);
+        json_t *ans = get_json(path, 200);
+        snprintf(path, sizeof path, "/solvers/%s", SOLVES[k].solver);
+        json_t *desc = get_json(path, 200);
+        cr_assert(json_equal(json_object_get(ans, "assumptions"), json_object_get(desc, "assumptions")), "%s",
+                  SOLVES[k].solver);
+        json_decref(ans);
+        json_decref(desc);
+    }
+    json_decref(all);
+}
+
+Test(consistency, enumerated_values_take_any_case_everywhere)
+{
+    /* the same answer, whatever the case of an enum input, the edition or the format */
+    json_t *lower = get_json("/solve/single_node?model=ResNet50&hardware=A100&precision=fp16&catalog=tutorial", 200);
+    json_t *upper = get_json("/solve/single_node?model=ResNet50&hardware=A100&precision=FP16&catalog=Tutorial", 200);
+    cr_assert(json_equal(json_object_get(lower, "result"), json_object_get(upper, "result")));
+    cr_assert_str_eq(json_string_value(json_object_get(upper, "catalog")), "tutorial", "answers spell values as listed");
+    json_decref(lower);
+    json_decref(upper);
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), "/sweep/data?workload_data_rate=1,2&hardware=A100&format=CSV", &r), 0);
+    cr_assert_eq(r.status, 200);
+    cr_assert(strstr(r.content_type, "text/csv"), "%s", r.content_type);
+    http_free(&r);
+    json_t *k = get_json("/catalog?kind=Hardware&group=CLOUD", 200);
+    cr_assert_gt(json_array_size(json_object_get(k, "hardware")), 0);
+    json_decref(k);
+
+    /* the contract: every enumerated schema lists x-enum and its pattern takes exactly those, any case */
+    json_t *doc = get_json("/openapi.json", 200);
+    json_t *p = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"), "single_node_inputs");
+    json_t *prec = json_object_get(json_object_get(p, "properties"), "precision");
+    cr_assert_null(json_object_get(prec, "enum"), "a case-sensitive enum would refuse what the server takes");
+    regex_t re;
+    cr_assert_eq(regcomp(&re, json_string_value(json_object_get(prec, "pattern")), REG_EXTENDED | REG_NOSUB), 0);
+    static const char *const TAKE[] = {"fp16", "FP16", "Fp16", "int4", "TF32"}, *const REFUSE[] = {"fp", "fp166", "x"};
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_eq(regexec(&re, TAKE[i], 0, NULL, 0), 0, "%s", TAKE[i]);
+    for (size_t i = 0; i < 3; i++)
+        cr_assert_neq(regexec(&re, REFUSE[i], 0, NULL, 0), 0, "%s", REFUSE[i]);
+    regfree(&re);
+    json_t *cat = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"), "CatalogEdition");
+    cr_assert(json_object_get(cat, "x-enum") && json_object_get(cat, "pattern") && !json_object_get(cat, "enum"));
+    json_decref(doc);
+}
+
+Test(consistency, head_is_declared_on_every_get_path_and_answers_like_get)
+{
+    json_t *doc = get_json("/openapi.json", 200);
+    const char *path;
+    json_t *item;
+    int gets = 0;
+    json_object_foreach(json_object_get(doc, "paths"), path, item) {
+        if (!json_object_get(item, "get"))
+            continue;
+        gets++;
+        json_t *head = json_object_get(item, "head");
+        cr_assert(head, "HEAD %s is not declared", path);
+        json_t *gr = json_object_get(json_object_get(item, "get"), "responses");
+        const char *code;
+        json_t *v;
+        json_object_foreach(gr, code, v)
+            cr_assert(json_object_get(json_object_get(head, "responses"), code), "HEAD %s lacks GET's %s", path, code);
+    }
+    cr_assert_geq(gets, 16);
+    json_decref(doc);
+    static const char *const PATHS[] = {"/catalog/hardware/A100", "/solvers/data", "/healthz", "/version",
+                                        "/solve/single_node?model=ResNet50&hardware=A100", "/catalog/hardware/nope"};
+    for (size_t i = 0; i < sizeof PATHS / sizeof PATHS[0]; i++) {
+        http_resp g, h;
+        cr_assert_eq(http_get(shared_daemon(), PATHS[i], &g), 0);
+        cr_assert_eq(http_request(shared_daemon(), "HEAD", PATHS[i], NULL, NULL, 0, &h), 0);
+        cr_assert_eq(h.status, g.status, "HEAD %s", PATHS[i]);
+        cr_assert_eq(h.len, 0, "HEAD %s has no body", PATHS[i]);
+        cr_assert_str_eq(h.content_type, g.content_type, "HEAD %s", PATHS[i]);
+        http_free(&g);
+        http_free(&h);
+    }
+}
