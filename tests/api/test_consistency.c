@@ -12,22 +12,11 @@
 
 #include "harness.h"
 
-static json_t *get_json(const char *path, long want)
-{
-    http_resp r;
-    cr_assert_eq(http_get(shared_daemon(), path, &r), 0);
-    cr_assert_eq(r.status, want, "GET %s: %ld %.300s", path, r.status, r.body);
-    json_t *j = http_json(&r);
-    cr_assert(j, "%s", path);
-    http_free(&r);
-    return j;
-}
-
 /* Every solver's description states its assumptions; the answers of solvers of
  * several families carry exactly those. */
 Test(consistency, every_answer_states_its_solvers_assumptions)
 {
-    json_t *all = get_json("/solvers", 200);
+    json_t *all = api_get_ok("/solvers");
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(all, "solvers"), i, s) {
@@ -50,9 +39,9 @@ Test(consistency, every_answer_states_its_solvers_assumptions)
     for (size_t k = 0; k < sizeof SOLVES / sizeof SOLVES[0]; k++) {
         char path[300];
         snprintf(path, sizeof path, "/solve/%s?%s", SOLVES[k].solver, SOLVES[k].query);
-        json_t *ans = get_json(path, 200);
+        json_t *ans = api_get_ok(path);
         snprintf(path, sizeof path, "/solvers/%s", SOLVES[k].solver);
-        json_t *desc = get_json(path, 200);
+        json_t *desc = api_get_ok(path);
         cr_assert(json_equal(json_object_get(ans, "assumptions"), json_object_get(desc, "assumptions")), "%s",
                   SOLVES[k].solver);
         json_decref(ans);
@@ -64,8 +53,8 @@ Test(consistency, every_answer_states_its_solvers_assumptions)
 Test(consistency, enumerated_values_take_any_case_everywhere)
 {
     /* the same answer, whatever the case of an enum input, the edition or the format */
-    json_t *lower = get_json("/solve/single_node?model=ResNet50&hardware=A100&precision=fp16&catalog=tutorial", 200);
-    json_t *upper = get_json("/solve/single_node?model=ResNet50&hardware=A100&precision=FP16&catalog=Tutorial", 200);
+    json_t *lower = api_get_ok("/solve/single_node?model=ResNet50&hardware=A100&precision=fp16&catalog=tutorial");
+    json_t *upper = api_get_ok("/solve/single_node?model=ResNet50&hardware=A100&precision=FP16&catalog=Tutorial");
     cr_assert(json_equal(json_object_get(lower, "result"), json_object_get(upper, "result")));
     cr_assert_str_eq(json_string_value(json_object_get(upper, "catalog")), "tutorial", "answers spell values as listed");
     json_decref(lower);
@@ -75,12 +64,12 @@ Test(consistency, enumerated_values_take_any_case_everywhere)
     cr_assert_eq(r.status, 200);
     cr_assert(strstr(r.content_type, "text/csv"), "%s", r.content_type);
     http_free(&r);
-    json_t *k = get_json("/catalog?kind=Hardware&group=CLOUD", 200);
+    json_t *k = api_get_ok("/catalog?kind=Hardware&group=CLOUD");
     cr_assert_gt(json_array_size(json_object_get(k, "hardware")), 0);
     json_decref(k);
 
     /* the contract: every enumerated schema lists x-enum and its pattern takes exactly those, any case */
-    json_t *doc = get_json("/openapi.json", 200);
+    json_t *doc = api_get_ok("/openapi.json");
     json_t *p = json_object_get(json_object_get(json_object_get(doc, "components"), "schemas"), "single_node_inputs");
     json_t *prec = json_object_get(json_object_get(p, "properties"), "precision");
     cr_assert_null(json_object_get(prec, "enum"), "a case-sensitive enum would refuse what the server takes");
@@ -99,7 +88,7 @@ Test(consistency, enumerated_values_take_any_case_everywhere)
 
 Test(consistency, head_is_declared_on_every_get_path_and_answers_like_get)
 {
-    json_t *doc = get_json("/openapi.json", 200);
+    json_t *doc = api_get_ok("/openapi.json");
     const char *path;
     json_t *item;
     int gets = 0;
