@@ -18,11 +18,10 @@ enum { I_BUDGET, I_TARGET, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_BUDGET] = {.name = "compute_budget", .kind = IN_QUANTITY, .dim = &DIM_OPS, .unit = "flop",
                   .alt_dim = &DIM_TIME, .alt_factor = REFERENCE_HARDWARE_FLOPS * REFERENCE_MFU_SUSTAINED,
-                  .check = CHECK_NONNEGATIVE,
                   .description = "Training compute: operations (\"1e21 flop\", \"3.14e23 FLOP\") or GPU time "
                                  "(\"1000 day\": x 989 TFLOP/s x 0.40 sustained)"},
     [I_TARGET] = {.name = "target_model_size", .kind = IN_QUANTITY, .dim = &DIM_COUNTS, .unit = "count",
-                  .nullable = true, .optional = true, .check = CHECK_NONNEGATIVE,
+                  .nullable = true, .optional = true,
                   .description = "Fix the model size (\"8e9 count\") and get the tokens the budget buys; "
                                  "null or 0: the compute-optimal size"},
 };
@@ -40,20 +39,27 @@ static const output_desc OUTPUTS[O_N] = {
 
 static int run_scaling(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
-    (void)err;
-    const double c = in_num(in, I_BUDGET);
+    /* mlsysim reads the budget's .magnitude without converting it
+     * (solvers.md §17 [unit-dependent]): "1 EFLOP" is a budget of 1, "1e18
+     * flop" one of 1e18; a time budget was converted to flop first. The
+     * budget reported is the quantity itself, in flop. */
+    const double c = in_magnitude(in, I_BUDGET);
     double p, d;
     /* mlsysim tests the target's truthiness: 0 means "not given". */
     if (in_has(in, I_TARGET) && in_num(in, I_TARGET) != 0) {
         p = in_num(in, I_TARGET);
         d = c / (CHINCHILLA_COMPUTE_CONSTANT * p);
     } else {
+        if (c < 0)
+            return solver_fail(err, "compute_budget",
+                               "math domain error (the compute-optimal size is sqrt(compute_budget / 120) and "
+                               "the budget is negative)");
         p = sqrt(c / (CHINCHILLA_COMPUTE_CONSTANT * CHINCHILLA_TOKENS_PER_PARAM));
         d = CHINCHILLA_TOKENS_PER_PARAM * p;
     }
     out_num(out, O_PARAMS, p);
     out_num(out, O_TOKENS, d);
-    out_num(out, O_BUDGET, c);
+    out_num(out, O_BUDGET, in_num(in, I_BUDGET));
     out_num(out, O_RATIO, p > 0 ? d / p : 0.0);
     return 0;
 }

@@ -141,6 +141,8 @@ typedef struct {
     bool defaulted;
     bool is_null;       /* nullable input given as null (or null by default) */
     bool num_was_int;   /* the client wrote an integer literal (for messages) */
+    double unit_scale;  /* IN_QUANTITY written with a unit of its own dimension: the
+                           SI value of one of that unit ("1 EFLOP": 1e18); 0 otherwise */
     unsigned char ref_kind; /* IN_REF: the record_kind `ref` points to */
     int enum_index;     /* IN_ENUM: index into enum_values */
     double num;         /* IN_NUMBER, IN_QUANTITY (SI), IN_INTEGER, IN_BOOLEAN (0/1) */
@@ -165,6 +167,13 @@ static inline int in_enum(const solver_inputs *in, int i) { return in->v[i].enum
 /* Given (or defaulted) and not null. */
 static inline bool in_has(const solver_inputs *in, int i) { return in->v[i].present && !in->v[i].is_null; }
 static inline bool in_is_null(const solver_inputs *in, int i) { return in->v[i].is_null; }
+/* A quantity as Pint's .magnitude reads it: the number in the unit the client
+ * wrote ("1 EFLOP" -> 1), else the value in SI. For mlsysim code that reads
+ * .magnitude without converting first (solvers.md [unit-dependent]). */
+static inline double in_magnitude(const solver_inputs *in, int i)
+{
+    return in->v[i].unit_scale > 0 ? in->v[i].num / in->v[i].unit_scale : in->v[i].num;
+}
 /* The client wrote an integer literal: mlsysim messages print it as an int ("2", not "2.0"). */
 static inline bool in_was_int(const solver_inputs *in, int i) { return in->v[i].num_was_int; }
 static inline record_kind in_ref_kind(const solver_inputs *in, int i) { return (record_kind)in->v[i].ref_kind; }

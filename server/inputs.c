@@ -368,13 +368,19 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
         const char *text = json_string_value(j);
         units_status st = units_parse_as(text, *d->dim, d->unit, &v->num, msg, sizeof msg);
         double alt;
+        bool alt_used = false;
         if (st == UNITS_DIMENSION && d->alt_dim &&
             units_parse_as(text, *d->alt_dim, NULL, &alt, NULL, 0) == UNITS_OK) {
             v->num = alt * d->alt_factor;   /* the descriptor's conversion (scaling: GPU time -> flop) */
             st = UNITS_OK;
+            alt_used = true;
         }
         if (st != UNITS_OK)
             return api_fail(err, 400, "invalid-input", field, "%s: %s", d->name, msg);
+        /* The number as written, in its own unit (a time converted to flop has none). */
+        double written = strtod(text, NULL);
+        if (!alt_used && written != 0 && isfinite(written))
+            v->unit_scale = v->num / written;
         return 0;
     }
     case IN_REF:

@@ -54,6 +54,7 @@ typedef enum { AX_VALUES, AX_RANGE, AX_GEOMSPACE } axis_form;
 typedef struct {
     double num;           /* numbers (SI), integers, booleans 0/1 */
     bool was_int;         /* IN_NUMBER written as an integer literal: messages print "2", not "2.0" */
+    double unit_scale;    /* IN_QUANTITY: as input_value.unit_scale */
     bool is_null;         /* a nullable input swept through null */
     int enum_index;
     unsigned char ref_kind;
@@ -370,7 +371,8 @@ static int fill_axis(sweep_stream *st, size_t i, const json_t *inputs, api_error
         json_decref(j);
         if (rc != 0)
             return -1;
-        ax->vals[k] = (axis_value){.num = tmp.num, .was_int = tmp.num_was_int, .is_null = tmp.is_null,
+        ax->vals[k] = (axis_value){.num = tmp.num, .was_int = tmp.num_was_int, .unit_scale = tmp.unit_scale,
+                                   .is_null = tmp.is_null,
                                    .enum_index = tmp.enum_index, .ref_kind = tmp.ref_kind, .ref = tmp.ref,
                                    .items = tmp.items, .n_items = tmp.n_items};
     }
@@ -909,10 +911,12 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
         if (ax->numeric) {
             v->num = axis_num(ax, k);
             v->num_was_int = axis_was_int(ax, k);
+            v->unit_scale = ax->form == AX_VALUES ? ax->vals[k].unit_scale : 0; /* ranges are in SI */
         } else {
             const axis_value *src = &ax->vals[k];
             v->num = src->num;
             v->num_was_int = src->was_int;
+            v->unit_scale = src->unit_scale;
             v->is_null = src->is_null;
             v->enum_index = src->enum_index;
             v->ref_kind = src->ref_kind;
