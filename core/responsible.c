@@ -14,14 +14,12 @@
 enum { I_BASE_TIME, I_EPSILON, I_DELTA, I_PREVALENCE, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_BASE_TIME] = {.name = "base_training_time", .kind = IN_QUANTITY, .dim = &DIM_TIME, .unit = "s",
-                     .check = CHECK_NONNEGATIVE,
                      .description = "Training time without privacy (\"100 hour\", \"10 day\")"},
     [I_EPSILON] = {.name = "epsilon", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0,
                    .description = "Differential-privacy budget; below 0.01 it is costed as 0.01"},
     [I_DELTA] = {.name = "delta", .kind = IN_NUMBER, .has_default = true, .def_num = 1e-5,
-                 .check = CHECK_RANGE, .lo = 0.0, .hi = 1.0,
-                 .description = "Differential-privacy failure probability (accepted as mlsysim takes it; "
-                                "the cost model does not depend on it)"},
+                 .description = "Differential-privacy failure probability (taken unchecked, as mlsysim takes "
+                                "it; the cost model does not depend on it)"},
     [I_PREVALENCE] = {.name = "min_subgroup_prevalence", .kind = IN_NUMBER, .has_default = true, .def_num = 0.01,
                       .description = "Share of the data held by the rarest subgroup to be served fairly; below "
                                      "1e-6 it is costed as 1e-6"},

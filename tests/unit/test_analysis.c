@@ -625,15 +625,20 @@ Test(responsible_engineering, budgets_and_floors)
     expect_num("additional_data_requirement", 1e6);
 }
 
-Test(responsible_engineering, bad_inputs)
+Test(responsible_engineering, unchecked_inputs)
 {
+    /* mlsysim validates nothing here: a negative base time scales like any
+     * other (-1 s x 3 = -3 s) and delta, which the model does not use, may
+     * be anything. */
     use_solver("responsible_engineering");
     set_num("base_training_time", -1);
-    solve_fails_with("base_training_time", "base_training_time must be non-negative, got -1.0 s");
+    solve_ok();
+    expect_num("effective_training_time", -3.0);
     use_solver("responsible_engineering");
     set_num("base_training_time", 1);
     set_int("delta", 2);
-    solve_fails_with("delta", "delta must be in [0.0, 1.0], got 2");
+    solve_ok();
+    expect_num("dp_slowdown_factor", 3.0);
 }
 
 /* ======================================================================== */
@@ -696,6 +701,49 @@ Test(scaling, time_budget_conversion_and_bounds)
     cr_assert_not_null(d->alt_dim);
     cr_expect(dim_eq(*d->alt_dim, DIM_TIME));
     cr_expect(rel_eq(86400 * d->alt_factor, 3.417984e19), "alt_factor %.17g", d->alt_factor);
+}
+
+Test(scaling, budget_magnitude_in_its_own_unit)
+{
+    /* mlsysim reads the budget's magnitude in the unit it was written in
+     * (solvers.md §17 [unit-dependent]): "1 EFLOP" is a budget of 1, so
+     * P = sqrt(1 / 120) = 0.091287092917527686 and D = 20 P; the budget
+     * reported is still 1e18 flop. The same budget in flop is 1e18. */
+    scaling(1e18);
+    slot("compute_budget")->unit_scale = 1e18;
+    solve_ok();
+    expect_num("optimal_parameters", 0.091287092917527686);
+    expect_num("optimal_tokens", 1.8257418583505537);
+    expect_num("compute_budget", 1e18);
+    expect_num("tokens_per_parameter", 20.0);
+    scaling(1e18);
+    slot("compute_budget")->unit_scale = 1.0;
+    solve_ok();
+    expect_num("optimal_parameters", 91287092.917527686);
+    /* "6 EFLOP" with a 1e9-parameter target buys 6 / 6e9 = 1e-9 tokens. */
+    scaling(6e18);
+    slot("compute_budget")->unit_scale = 1e18;
+    set_num("target_model_size", 1e9);
+    solve_ok();
+    expect_num("optimal_tokens", 1e-9);
+}
+
+Test(scaling, negative_values_as_mlsysim)
+{
+    /* No bounds upstream: a negative budget with a target buys negative
+     * tokens (-6e21 / 6e9 = -1e12, ratio -1000); a negative target gives a
+     * ratio of 0 (it is d / p only for p > 0); without a target the square
+     * root of a negative budget is Python's "math domain error". */
+    scaling(-6e21);
+    set_num("target_model_size", 1e9);
+    solve_ok();
+    expect_num("optimal_tokens", -1e12);
+    expect_num("tokens_per_parameter", -1000.0);
+    scaling(6e21);
+    set_num("target_model_size", -1e9);
+    solve_ok();
+    expect_num("optimal_tokens", -1e12);
+    expect_num("tokens_per_parameter", 0.0);
     scaling(-1);
-    solve_fails_with("compute_budget", "compute_budget must be non-negative, got -1.0 flop");
+    solve_fails_with("compute_budget", "math domain error");
 }
