@@ -28,11 +28,10 @@ static const input_desc INPUTS[I_N] = {
     [I_INTERVAL] = {.name = "checkpoint_interval_hours", .kind = IN_QUANTITY, .dim = &DIM_TIME, .unit = "h",
                     .has_default = true, .def_num = 4 * 3600.0,
                     .description = "Time between checkpoints; 0 or less makes the penalty 1"},
-    [I_WRITERS] = {.name = "n_writers", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
-                   .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+    [I_WRITERS] = {.name = "n_writers", .kind = IN_INTEGER, .has_default = true, .def_num = 1, .int_max = 1e9,
                    .description = "Parallel writers, each at the storage bandwidth"},
     [I_FS_LIMIT] = {.name = "filesystem_limit_gbs", .kind = IN_QUANTITY, .dim = &DIM_BYTE_RATE, .unit = "GB/s",
-                    .has_default = true, .def_num = 500e9, .check = CHECK_POSITIVE,
+                    .has_default = true, .def_num = 500e9,
                     .description = "Aggregate bandwidth ceiling of the parallel filesystem"},
 };
 
@@ -57,6 +56,12 @@ static int run_checkpoint(const solver_inputs *in, solver_outputs *out, solver_e
     double size = m->parameters * bpp;
     double storage_bw = hw->has_storage && hw->storage_bandwidth > 0 ? hw->storage_bandwidth : FALLBACK_STORAGE_BW;
     double bw = fmin(storage_bw * in_num(in, I_WRITERS), in_num(in, I_FS_LIMIT));
+    /* mlsysim bounds neither: no bandwidth is a division by zero, a negative
+     * one a negative time. */
+    if (bw == 0)
+        return solver_fail(err, bw == in_num(in, I_FS_LIMIT) ? "filesystem_limit_gbs" : "n_writers",
+                           "the write bandwidth min(n_writers x storage bandwidth, filesystem_limit_gbs) is 0 "
+                           "(mlsysim: ZeroDivisionError: float division by zero)");
     double t = size / bw;
     double interval = in_num(in, I_INTERVAL);
     out_num(out, O_SIZE, size);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "core/numfmt.h"
 #include "core/solver.h"
 
 /* Component MTTFs in hours: Reliability.Gpu / Nic / Psu.mttf_hours
@@ -22,7 +23,7 @@ static const input_desc INPUTS[I_N] = {
                                 "its nodes' accelerators, NICs and PSUs fail"},
     [I_JOB] = {.name = "job_duration_hours", .kind = IN_NUMBER, .description = "Length of the job, in hours"},
     [I_CHECKPOINT] = {.name = "checkpoint_time_s", .kind = IN_NUMBER, .has_default = true, .def_num = 60.0,
-                      .check = CHECK_NONNEGATIVE, .description = "Time to write one checkpoint, in seconds"},
+                      .description = "Time to write one checkpoint, in seconds"},
     [I_RECOVERY] = {.name = "avg_recovery_time_s", .kind = IN_NUMBER, .has_default = true, .def_num = 300.0,
                     .description = "Time to recover from one failure (reload, restart, warm-up), in seconds"},
 };
@@ -44,19 +45,31 @@ static int run_reliability(const solver_inputs *in, solver_outputs *out, solver_
 {
     const fleet_t *f = in_fleet(in, I_FLEET);
     const node_t *node = &f->node;
-    if (f->count < 1)
-        return solver_fail(err, "fleet", "fleet.count must be >= 1, got %d (mlsysim: n_components must be >= 1)",
-                           f->count);
     double rate_per_h = node->accelerators_per_node / MTTF_GPU_H + node->nics_per_node / MTTF_NIC_H +
                         node->psus_per_node / MTTF_PSU_H;
-    if (!(rate_per_h > 0))
+    /* mlsysim's errors, in its order: 1 / rate, MTBF / count, then
+     * validate_positive(mtbf) in the failure probability. */
+    if (rate_per_h == 0)
         return solver_fail(err, "fleet",
                            "fleet's node has no accelerators, NICs or PSUs that can fail: its MTBF is undefined "
                            "(mlsysim: ZeroDivisionError: float division by zero)");
+    if (f->count == 0)
+        return solver_fail(err, "fleet",
+                           "fleet.count is 0: the fleet MTBF is the node's divided by it (mlsysim: "
+                           "ZeroDivisionError: float division by zero)");
     double mtbf_h = 1.0 / rate_per_h / f->count;
+    if (!(mtbf_h > 0)) {
+        char got[40];
+        fmt_pyrepr(got, sizeof got, mtbf_h);
+        return solver_fail(err, "fleet", "mtbf must be positive, got %s", got);
+    }
     double mtbf_s = mtbf_h * 3600.0;
     double job_h = in_num(in, I_JOB);
     double ckpt_s = in_num(in, I_CHECKPOINT);
+    if (ckpt_s < 0) /* math.sqrt of a negative, in the Young-Daly interval */
+        return solver_fail(err, "checkpoint_time_s",
+                           "math domain error (the Young-Daly interval is sqrt(2 x checkpoint_time_s x MTBF) "
+                           "and checkpoint_time_s is negative)");
     double interval_s = sqrt(2.0 * ckpt_s * mtbf_s);
     double goodput = 0.0;
     if (interval_s > 0 && mtbf_s > 0)
