@@ -22,10 +22,12 @@
  * memory is kept (ZeRO changes memory, not the step, in this model); splits
  * are ranked by step time, then memory, and the top_k are listed. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/distributed.h"
+#include "core/numfmt.h"
 #include "core/precision.h"
 #include "core/solver.h"
 #include "core/training_memory.h"
@@ -53,13 +55,12 @@ static const input_desc INPUTS[I_N] = {
                  .description = "Workload to train"},
     [I_FLEET] = {.name = "fleet", .kind = IN_REF, .refs = REC_BIT(REC_CLUSTER),
                  .description = "Cluster: a catalog id (Research_256) or {node, count, fabric}"},
-    [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
-                 .int_max = 1e12, .description = "Global batch size"},
+    [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .int_max = 1e12,
+                 .description = "Global batch size (>= 1)"},
     [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
                      .enum_values = PRECISION_KEYS, .description = "Numeric format of the distributed step"},
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
-                      .check = CHECK_RANGE, .lo = 1e-9, .hi = 1.0,
-                      .description = "Single-node efficiency; MFU = scaling efficiency x efficiency"},
+                      .description = "Single-node efficiency in [1e-9, 1]; MFU = scaling efficiency x efficiency"},
     [I_MAX_TP] = {.name = "max_tp", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,
                   .description = "Largest tensor-parallel degree (null or 0: the node size)"},
     [I_MAX_PP] = {.name = "max_pp", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,
@@ -390,8 +391,38 @@ static int run_exhaustive(const solver_inputs *in, double limit_tp, double limit
     return 0;
 }
 
+/* mlsysim validates neither batch_size nor efficiency itself: DistributedModel
+ * rejects them for every split, each rejection is skipped, and what is left
+ * is its "no configuration" error. */
+static int check_step_inputs(const solver_inputs *in, solver_error *err)
+{
+    double batch = in_num(in, I_BATCH), e = in_num(in, I_EFFICIENCY);
+    char why[120];
+    const char *field;
+    if (!(batch >= 1)) {
+        field = "batch_size";
+        snprintf(why, sizeof why, "batch_size must be >= 1, got %.0f", batch);
+    } else if (!(e >= 1e-9 && e <= 1.0)) {
+        char got[40];
+        if (in_was_int(in, I_EFFICIENCY))
+            snprintf(got, sizeof got, "%.0f", e);
+        else
+            fmt_pyrepr(got, sizeof got, e);
+        field = "efficiency";
+        snprintf(why, sizeof why, "efficiency must be in [1e-09, 1.0], got %s", got);
+    } else {
+        return 0;
+    }
+    return solver_fail(err, field,
+                       "No valid parallelism configurations found for this cluster size. (DistributedModel "
+                       "rejects every split: %s)",
+                       why);
+}
+
 static int run_parallelism(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
+    if (check_step_inputs(in, err) != 0)
+        return -1;
     const fleet_t *fleet = in_fleet(in, I_FLEET);
     double limit_tp = in_has(in, I_MAX_TP) && in_num(in, I_MAX_TP) != 0 ? in_num(in, I_MAX_TP)
                                                                         : fleet->node.accelerators_per_node;

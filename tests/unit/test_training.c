@@ -310,6 +310,33 @@ Test(checkpoint, other_optimizers_no_storage_zero_interval)
     expect_num("mfu_penalty_pct", 400.0 / 14400.0);
 }
 
+Test(checkpoint, writers_and_limit_unbounded_as_mlsysim)
+{
+    /* mlsysim checks neither: 0 writers or a 0 GB/s limit divide by zero;
+     * -1 writer of 2 GB/s is -2 GB/s, so 14e9 B take -7 s (no bottleneck,
+     * penalty -7 / 3600). */
+    HW = acc();
+    HW.has_storage = true;
+    HW.storage_bandwidth = 2e9;
+    M = mk_model(WL_TRANSFORMER, 1e9);
+    use_solver("checkpoint");
+    set_ref("hardware", REC_HARDWARE, &HW);
+    set_ref("model", REC_MODEL, &M);
+    set_num("checkpoint_interval_hours", 3600);
+    set_num("n_writers", 0);
+    solve_fails("n_writers", "the write bandwidth min(n_writers x storage bandwidth, filesystem_limit_gbs) is 0 "
+                             "(mlsysim: ZeroDivisionError: float division by zero)");
+    set_num("n_writers", 1);
+    set_num("filesystem_limit_gbs", 0);
+    solve_fails_with("filesystem_limit_gbs", "float division by zero");
+    set_num("filesystem_limit_gbs", 500e9);
+    set_num("n_writers", -1);
+    solve_ok();
+    expect_num("write_time", -7.0);
+    cr_expect_not(flag("storage_bottleneck"));
+    expect_num("mfu_penalty_pct", -7.0 / 3600);
+}
+
 /* ======================================================================== */
 /* topology (§20)                                                           */
 /* ======================================================================== */
@@ -622,6 +649,28 @@ Test(distributed, idle_ranks_warn)
     expect_num("node_latency", 0.25); /* local 1: T_m 2.2e-4 s > T_c 1.2e-4 s, + 0.03 ms */
 }
 
+Test(distributed, zero_stage_unchecked_as_mlsysim)
+{
+    /* mlsysim's DistributedModel passes zero_stage on unchecked; the
+     * transformer's training memory shards at >= 1, >= 2, >= 3. Transformer
+     * (1.2e9 params, 12 layers, h 1024, 16 heads), dp 32, local batch 8,
+     * fp16, no recomputation: activations 12 x (34 x 2048 x 8 x 1024 + 5 x
+     * 16 x 2048^2 x 8) = 39,057,358,848 B; states 2.4e9 + 2.4e9 + 14.4e9,
+     * all / 32 from stage 3 on (0.6e9); none sharded below stage 1. */
+    FLEET = fleet_of(4);
+    M = transformer();
+    use_solver("distributed");
+    set_ref("fleet", REC_CLUSTER, &FLEET);
+    set_ref("model", REC_MODEL, &M);
+    set_num("batch_size", 256);
+    set_num("zero_stage", 4);
+    solve_ok();
+    expect_num("node_memory_footprint", 39657358848.0);
+    set_num("zero_stage", -1);
+    solve_ok();
+    expect_num("node_memory_footprint", 58257358848.0);
+}
+
 Test(distributed, infeasible_splits)
 {
     distributed_base(4);
@@ -719,6 +768,26 @@ Test(parallelism, nothing_fits)
     set_ref("model", REC_MODEL, &M);
     set_num("batch_size", 64);
     solve_fails("fleet", "No valid parallelism configurations found for this cluster size.");
+}
+
+Test(parallelism, bad_batch_or_efficiency_leave_no_configuration)
+{
+    /* mlsysim checks neither itself; DistributedModel rejects them for every
+     * split and the search ends with its "no configuration" error. */
+    parallelism_base(80e9);
+    use_solver("parallelism");
+    set_ref("fleet", REC_CLUSTER, &FLEET);
+    set_ref("model", REC_MODEL, &M);
+    set_num("batch_size", 0);
+    solve_fails("batch_size", "No valid parallelism configurations found for this cluster size. (DistributedModel "
+                              "rejects every split: batch_size must be >= 1, got 0)");
+    cr_expect_eq(OUT.n_warnings, 0);
+    set_num("batch_size", 64);
+    set_num("efficiency", 1.5);
+    solve_fails("efficiency", "No valid parallelism configurations found for this cluster size. (DistributedModel "
+                              "rejects every split: efficiency must be in [1e-09, 1.0], got 1.5)");
+    set_num("efficiency", 1e-9);
+    solve_ok();
 }
 
 Test(parallelism, candidate_warnings_once_each)
