@@ -90,6 +90,10 @@ typedef struct {
     double int_max;
     /* IN_ENUM: NULL-terminated list of canonical values. */
     const char *const *enum_values;
+    /* IN_ENUM: mlsysim's message refusing a value, "{}" standing for the
+     * value lower-cased. NULL: resolve_precision's form ("precision 'x' is
+     * not supported. Supported precision values: ..."). */
+    const char *enum_refusal;
     /* IN_REF, IN_LIST: REC_BIT() mask of the record kinds accepted; an id
      * is looked up in each kind, in record_kind order. */
     unsigned refs;

@@ -42,9 +42,11 @@ static const input_desc INPUTS[I_N] = {
                      .description = "Numeric format of weights, gradients and activations"},
     [I_OPTIMIZER] = {.name = "optimizer", .kind = IN_ENUM, .has_default = true, .def_str = "adam",
                      .enum_values = OPTIMIZERS,
+                     .enum_refusal = "Unknown optimizer '{}'. Supported: adam, adamw, none, sgd",
                      .description = "Optimizer state per trainable parameter: adam/adamw 12 B, sgd 4 B, none 0"},
     [I_CKPT] = {.name = "activation_checkpointing", .kind = IN_ENUM, .has_default = true, .def_str = "selective",
                 .enum_values = CHECKPOINTING,
+                .enum_refusal = "activation_checkpointing must be 'none', 'selective', or 'full'",
                 .description = "Activations kept: none (all), selective (recompute attention), full (layer "
                                "inputs only)"},
     [I_TP] = AT_LEAST_ONE("tp_size", "Tensor-parallel degree (shards parameters)"),

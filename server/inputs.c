@@ -1,6 +1,7 @@
 /* inputs.c - see inputs.h. */
 #include "server/inputs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -69,6 +70,18 @@ static int parse_enum(const input_desc *d, const json_t *j, input_value *v, cons
             v->enum_index = i;
             return 0;
         }
+    }
+    if (d->enum_refusal) { /* the solver's own message (training_memory's optimizer) */
+        char lower[64];
+        size_t n = 0;
+        for (; s[n] && n < sizeof lower - 1; n++)
+            lower[n] = (char)tolower((unsigned char)s[n]);
+        lower[n] = '\0';
+        const char *hole = strstr(d->enum_refusal, "{}");
+        if (!hole)
+            return api_fail(err, 400, "invalid-input", field, "%s", d->enum_refusal);
+        return api_fail(err, 400, "invalid-input", field, "%.*s%s%s", (int)(hole - d->enum_refusal),
+                        d->enum_refusal, lower, hole + 2);
     }
     /* mlsysim's message (resolve_precision): the supported values sorted. */
     const char *sorted[32];
