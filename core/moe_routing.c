@@ -7,6 +7,7 @@
  * the fleet's fabric when a fleet is given. Formulas: reference/solvers.md
  * §19; all-to-all §H.4; routing after Fedus et al. (2022). */
 #include <math.h>
+#include <stdio.h>
 
 #include "core/comm.h"
 #include "core/numfmt.h"
@@ -41,7 +42,10 @@ static int check_imbalance(const solver_inputs *in, solver_error *err)
     if (f >= 1.0 && f <= INFINITY)
         return 0;
     char got[40];
-    fmt_pyrepr(got, sizeof got, f);
+    if (in_was_int(in, I_IMBALANCE))
+        snprintf(got, sizeof got, "%.0f", f); /* Python prints an int as written */
+    else
+        fmt_pyrepr(got, sizeof got, f);
     return solver_fail(err, "routing_imbalance_factor", "routing_imbalance_factor must be in [1.0, inf], got %s", got);
 }
 
@@ -69,9 +73,10 @@ static int run_moe_routing(const solver_inputs *in, solver_outputs *out, solver_
     const model_t *m = in_model(in, I_MODEL);
     if (m->kind != WL_SPARSE_TRANSFORMER || m->experts < 1 || isnan(m->active_parameters))
         return solver_fail(err, "model",
-                           "model '%s' is a %s: moe_routing needs a SparseTransformerWorkload with experts and "
-                           "active_parameters",
-                           m->name, workload_kind_name(m->kind));
+                           "AttributeError: '%s' object has no attribute 'active_experts_per_token' (model '%s' "
+                           "is a %s: moe_routing needs a SparseTransformerWorkload with experts and "
+                           "active_parameters)",
+                           workload_kind_name(m->kind), m->name, workload_kind_name(m->kind));
     const double ep = in_num(in, I_EP), f = in_num(in, I_IMBALANCE);
 
     /* 1-2. Imbalance acts like more experts per token. */

@@ -138,9 +138,36 @@ int training_memory(const training_memory_query *q, training_memory_result *r, s
     return 0;
 }
 
+/* TrainingMemoryModel reads model.parameters, model.layers (divided by pp)
+ * and model.hidden_dim, in that order; workloads without them fail there
+ * in Python, with these errors. */
+static int check_model_attributes(const model_t *m, solver_error *err)
+{
+    const char *kind = workload_kind_name(m->kind);
+    if (m->kind == WL_GENERIC && isnan(m->parameters))
+        return solver_fail(err, "model",
+                           "AttributeError: 'NoneType' object has no attribute 'to' (model '%s' has no parameter "
+                           "count)",
+                           m->name);
+    if (m->kind == WL_GENERIC || m->kind == WL_DIFFUSION)
+        return solver_fail(err, "model", "AttributeError: '%s' object has no attribute 'layers' (model '%s')", kind,
+                           m->name);
+    if (m->kind == WL_CNN && m->layers < 1)
+        return solver_fail(err, "model",
+                           "TypeError: unsupported operand type(s) for /: 'NoneType' and 'int' (model '%s' has no "
+                           "layer count)",
+                           m->name);
+    if (m->kind == WL_CNN)
+        return solver_fail(err, "model", "AttributeError: '%s' object has no attribute 'hidden_dim' (model '%s')",
+                           kind, m->name);
+    return 0;
+}
+
 static int run_training_memory(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
     const model_t *m = in_model(in, I_MODEL);
+    if (check_model_attributes(m, err) != 0)
+        return -1;
     const hw_node *hw = in_hw(in, I_HARDWARE);
     const training_memory_query q = {
         .model = m, .batch_size = in_num(in, I_BATCH), .seq_len = in_num(in, I_SEQ),

@@ -242,6 +242,32 @@ Test(training_memory, no_checkpointing_counts_attention_and_does_not_fit)
     expect_num("optimizer_state", 1.44e10);
 }
 
+Test(training_memory, models_without_its_attributes_fail_as_in_python)
+{
+    /* TrainingMemoryModel reads parameters, layers, hidden_dim in turn: a CNN
+     * has no hidden_dim (and may have no layers), a base Workload or a
+     * diffusion model no layers, a size-only Workload no parameters. */
+    training_memory_base();
+    set_num("batch_size", 8);
+    M = mk_model(WL_CNN, 25.6e6);
+    M.layers = 50;
+    solve_fails("model", "AttributeError: 'CNNWorkload' object has no attribute 'hidden_dim' (model 'CNNWorkload')");
+    M.layers = 0;
+    solve_fails_with("model", "TypeError: unsupported operand type(s) for /: 'NoneType' and 'int'");
+    M = mk_model(WL_DIFFUSION, 1e9);
+    solve_fails_with("model", "AttributeError: 'DiffusionWorkload' object has no attribute 'layers'");
+    M = mk_model(WL_GENERIC, 1e9);
+    solve_fails_with("model", "AttributeError: 'Workload' object has no attribute 'layers'");
+    M = mk_model(WL_GENERIC, NAN);
+    M.model_size = 1e11;
+    solve_fails_with("model", "AttributeError: 'NoneType' object has no attribute 'to'");
+    /* An SSM has layers and hidden_dim: it is sized (selective needs no heads). */
+    M = mk_model(WL_SSM, 1.3e8);
+    M.layers = 24;
+    M.hidden_dim = 768;
+    solve_ok();
+}
+
 Test(training_memory, errors)
 {
     training_memory_base();
@@ -527,10 +553,14 @@ Test(moe_routing, errors)
     moe_base();
     set_num("routing_imbalance_factor", 0.5);
     solve_fails("routing_imbalance_factor", "routing_imbalance_factor must be in [1.0, inf], got 0.5");
+    /* an integer literal prints as Python prints an int */
+    set_int("routing_imbalance_factor", 0);
+    solve_fails("routing_imbalance_factor", "routing_imbalance_factor must be in [1.0, inf], got 0");
     set_num("routing_imbalance_factor", 1);
     M = transformer();
-    solve_fails("model", "model 'TransformerWorkload' is a TransformerWorkload: moe_routing needs a "
-                         "SparseTransformerWorkload with experts and active_parameters");
+    solve_fails("model", "AttributeError: 'TransformerWorkload' object has no attribute 'active_experts_per_token' "
+                         "(model 'TransformerWorkload' is a TransformerWorkload: moe_routing needs a "
+                         "SparseTransformerWorkload with experts and active_parameters)");
 }
 
 /* ======================================================================== */
