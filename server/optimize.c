@@ -62,6 +62,23 @@ static const monotone MONOTONE[] = {
     {"reliability", "fleet.count", "fleet_mtbf", -1},
     {"reliability", "fleet.count", "failure_probability", +1},
     {"reliability", "fleet.count", "expected_failures", +1},
+    {"serving", "batch_size", "ttft", +1},
+    {"serving", "batch_size", "itl", +1},
+    {"serving", "batch_size", "kv_cache", +1},
+    {"serving", "batch_size", "total_memory", +1},
+    {"serving", "batch_size", "memory_utilization", +1},
+    {"serving", "batch_size", "feasible", -1},
+    {"training_memory", "batch_size", "total_memory", +1},
+    {"training_memory", "batch_size", "activations", +1},
+    {"training_memory", "batch_size", "memory_utilization", +1},
+    {"training_memory", "batch_size", "feasible", -1},
+    {"pipeline", "batch_size", "step_time", +1},
+    {"pipeline", "batch_size", "transform_time", +1},
+    {"pipeline", "batch_size", "accelerator_step_time", +1},
+    {"data", "workload_data_rate", "utilization", +1},
+    {"data", "workload_data_rate", "demand_bw", +1},
+    {"data", "workload_data_rate", "margin", -1},
+    {"data", "workload_data_rate", "is_stalled", +1},
 };
 
 typedef struct {

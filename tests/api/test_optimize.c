@@ -31,9 +31,12 @@ static json_t *post(const char *path, const char *body, long want)
     return j;
 }
 
-/* One table entry: solver, fixed inputs (JSON), the axis, the output and its direction. */
+/* One table entry: solver, the contexts it is checked in (fixed inputs as JSON; none: the
+ * single_node grid below), the axis, the output and its direction. */
 typedef struct {
-    const char *solver, *inputs, *input, *output;
+    const char *solver;
+    const char *contexts[3];
+    const char *input, *output;
     int dir;
 } entry;
 
@@ -80,16 +83,42 @@ static void same_answer(const char *body_bisect, const char *body_exh, const cha
 /* Every (solver, input, output) that optimize.c's MONOTONE lists: the output
  * is monotone along the input, and bisection = exhaustive at thresholds that
  * cut the axis in several places, for both objectives. */
+#define TRANSFORM "{\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":\"2 GB/s\",\"accelerator_step_time\":\"7.24 ms\"}"
+#define FLEET_DAY "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}"
+#define FLEET_MONTH "{\"fleet\":\"Research_256\",\"job_duration_hours\":720}"
+#define SERVE_8B "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048}"
+#define SERVE_70B "{\"model\":\"Llama3_70B\",\"hardware\":\"A100\",\"seq_len\":8192,\"precision\":\"int8\"}"
+#define TRAIN_GPT2 "{\"model\":\"GPT2\",\"hardware\":\"H100\"}"
+#define TRAIN_8B "{\"model\":\"Llama3_8B\",\"hardware\":\"MI300X\",\"seq_len\":512}"
+#define PIPE_A100 "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":\"2 GB/s\"}"
+#define PIPE_H100 "{\"model\":\"ResNet50\",\"hardware\":\"H100\",\"sample_size_bytes\":\"150 KB\",\"cpu_throughput\":\"20 GB/s\"}"
+
 static const entry ENTRIES[] = {
-    {"single_node", NULL, "batch_size", "latency", +1},
-    {"single_node", NULL, "batch_size", "throughput", +1},
-    {"single_node", NULL, "batch_size", "memory_footprint", +1},
-    {"single_node", NULL, "batch_size", "feasible", -1},
-    {"transformation", "{\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":\"2 GB/s\",\"accelerator_step_time\":\"7.24 ms\"}",
-     "batch_size", "transform_time", +1},
-    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}", "fleet.count", "fleet_mtbf", -1},
-    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}", "fleet.count", "failure_probability", +1},
-    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":720}", "fleet.count", "expected_failures", +1},
+    {"single_node", {NULL}, "batch_size", "latency", +1},
+    {"single_node", {NULL}, "batch_size", "throughput", +1},
+    {"single_node", {NULL}, "batch_size", "memory_footprint", +1},
+    {"single_node", {NULL}, "batch_size", "feasible", -1},
+    {"transformation", {TRANSFORM}, "batch_size", "transform_time", +1},
+    {"reliability", {FLEET_DAY, FLEET_MONTH}, "fleet.count", "fleet_mtbf", -1},
+    {"reliability", {FLEET_DAY, FLEET_MONTH}, "fleet.count", "failure_probability", +1},
+    {"reliability", {FLEET_DAY, FLEET_MONTH}, "fleet.count", "expected_failures", +1},
+    {"serving", {SERVE_8B, SERVE_70B}, "batch_size", "ttft", +1},
+    {"serving", {SERVE_8B, SERVE_70B}, "batch_size", "itl", +1},
+    {"serving", {SERVE_8B, SERVE_70B}, "batch_size", "kv_cache", +1},
+    {"serving", {SERVE_8B, SERVE_70B}, "batch_size", "total_memory", +1},
+    {"serving", {SERVE_8B, SERVE_70B}, "batch_size", "memory_utilization", +1},
+    {"serving", {SERVE_8B, SERVE_70B}, "batch_size", "feasible", -1},
+    {"training_memory", {TRAIN_GPT2, TRAIN_8B}, "batch_size", "total_memory", +1},
+    {"training_memory", {TRAIN_GPT2, TRAIN_8B}, "batch_size", "activations", +1},
+    {"training_memory", {TRAIN_GPT2, TRAIN_8B}, "batch_size", "memory_utilization", +1},
+    {"training_memory", {TRAIN_GPT2, TRAIN_8B}, "batch_size", "feasible", -1},
+    {"pipeline", {PIPE_A100, PIPE_H100}, "batch_size", "step_time", +1},
+    {"pipeline", {PIPE_A100, PIPE_H100}, "batch_size", "transform_time", +1},
+    {"pipeline", {PIPE_A100, PIPE_H100}, "batch_size", "accelerator_step_time", +1},
+    {"data", {"{\"hardware\":\"A100\"}", "{\"hardware\":\"H100\"}"}, "workload_data_rate", "utilization", +1},
+    {"data", {"{\"hardware\":\"A100\"}", "{\"hardware\":\"H100\"}"}, "workload_data_rate", "demand_bw", +1},
+    {"data", {"{\"hardware\":\"A100\"}", "{\"hardware\":\"H100\"}"}, "workload_data_rate", "margin", -1},
+    {"data", {"{\"hardware\":\"A100\"}", "{\"hardware\":\"H100\"}"}, "workload_data_rate", "is_stalled", +1},
 };
 
 static void check_entry(const entry *e, const char *inputs, const char *ctx)
@@ -144,8 +173,9 @@ Test(optimize, bisection_equals_exhaustive_on_every_monotone_entry, .timeout = 3
 {
     for (size_t i = 0; i < sizeof ENTRIES / sizeof *ENTRIES; i++) {
         const entry *e = &ENTRIES[i];
-        if (e->inputs) {
-            check_entry(e, e->inputs, e->solver);
+        if (e->contexts[0]) {
+            for (int c = 0; c < 3 && e->contexts[c]; c++)
+                check_entry(e, e->contexts[c], e->solver);
             continue;
         }
         for (size_t m = 0; m < 3; m++)
