@@ -45,8 +45,9 @@ static const input_desc INPUTS[I_N] = {
                     .enum_values = TOPOLOGY_NAMES,
                     .description = "fat_tree, dragonfly, torus_3d or ring; hypercube, torus_2d and mesh are "
                                    "given fat-tree figures, as mlsysim does for topologies it does not model"},
-    [I_NODES] = {.name = "num_nodes", .kind = IN_INTEGER, .has_default = true, .def_num = 64,
-                 .check = CHECK_NONNEGATIVE, .int_max = 1e12, .description = "Nodes on the network"},
+    [I_NODES] = {.name = "num_nodes", .kind = IN_INTEGER, .has_default = true, .def_num = 64, .int_max = 1e12,
+                 .description = "Nodes on the network (unchecked, as mlsysim: a negative count scales the "
+                                "bisection negatively; torus_3d needs a positive one)"},
 };
 
 enum { O_EFFECTIVE, O_BISECTION, O_FRACTION, O_HOPS, O_N };
@@ -75,6 +76,10 @@ static int run_topology(const solver_inputs *in, solver_outputs *out, solver_err
             return solver_fail(err, "num_nodes",
                                "ZeroDivisionError: 0.0 cannot be raised to a negative power (torus_3d with "
                                "num_nodes 0)");
+        if (n < 0) /* Python's (-N) ** (-1/3) is a complex number, not a bandwidth fraction */
+            return solver_fail(err, "num_nodes",
+                               "torus_3d with a negative num_nodes: beta = 2 N^(-1/3) is a complex number "
+                               "(mlsysim computes (-N) ** (-1/3) in complex arithmetic)");
         beta = 2.0 * pow(n, -1.0 / 3.0);
         break;
     case BETA_FIXED:

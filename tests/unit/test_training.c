@@ -410,8 +410,26 @@ Test(topology, torus_of_no_nodes)
 {
     topology_case("torus_3d", 0);
     solve_fails("num_nodes", "ZeroDivisionError: 0.0 cannot be raised to a negative power (torus_3d with num_nodes 0)");
+}
+
+Test(topology, negative_node_counts_unchecked_as_mlsysim)
+{
+    /* mlsysim bounds nothing: fat-tree with -1 node: bisection 10 x 1 x -1 / 2 / 2
+     * = -2.5 GB/s; a ring of -4: beta 2 / max(-4, 1) = 2, effective 10 x 2 / 2 =
+     * 10, bisection 10 x 2 x -4 / 2 / 2 = -20, hops -4 / 4 = -1. A 3D torus
+     * would need a complex beta. */
     topology_case("fat_tree", -1);
-    solve_fails("num_nodes", "num_nodes must be non-negative, got -1");
+    solve_ok();
+    expect_num("bisection_bw", -2.5);
+    expect_num("hops_avg", 4.0);
+    topology_case("ring", -4);
+    solve_ok();
+    expect_num("bisection_bw_fraction", 2.0);
+    expect_num("effective_bw", 10.0);
+    expect_num("bisection_bw", -20.0);
+    expect_num("hops_avg", -1.0);
+    topology_case("torus_3d", -8);
+    solve_fails_with("num_nodes", "complex number");
 }
 
 Test(topology, names_match_the_table)
