@@ -19,7 +19,9 @@ static const input_desc INPUTS[I_N] = {
     [I_BUDGET] = {.name = "compute_budget", .kind = IN_QUANTITY, .dim = &DIM_OPS, .unit = "flop",
                   .alt_dim = &DIM_TIME, .alt_factor = REFERENCE_HARDWARE_FLOPS * REFERENCE_MFU_SUSTAINED,
                   .description = "Training compute: operations (\"1e21 flop\", \"3.14e23 FLOP\") or GPU time "
-                                 "(\"1000 day\": x 989 TFLOP/s x 0.40 sustained)"},
+                                 "(\"1000 day\": x 989 TFLOP/s x 0.40 sustained). As in mlsysim, the formulas read "
+                                 "the number in the unit it is written in (\"1 EFLOP\" is a budget of 1): write "
+                                 "operations in flop"},
     [I_TARGET] = {.name = "target_model_size", .kind = IN_QUANTITY, .dim = &DIM_COUNTS, .unit = "count",
                   .nullable = true, .optional = true,
                   .description = "Fix the model size (\"8e9 count\") and get the tokens the budget buys; "
