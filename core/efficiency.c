@@ -37,10 +37,11 @@ static const input_desc INPUTS[I_N] = {
                      .enum_values = PRECISION_KEYS,
                      .description = "Numeric format: selects the peak rate (the default peak when the "
                                     "accelerator lists no rate for it)"},
+    /* Unbounded, as upstream (no validation): above 1 the caps and the
+     * [0, 1] clamp of the MFU still apply. */
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
-                      .check = CHECK_RANGE, .lo = 0.0, .hi = 1.0,
                       .description = "Software stack quality; 0.5 reproduces the literature MFU ranges, the "
-                                     "MFU scales linearly with it"},
+                                     "MFU scales linearly with it (not bounded: the MFU is clamped to [0, 1])"},
 };
 
 enum { O_MFU, O_ACHIEVABLE, O_PEAK, O_OCCUPANCY, O_STALL, O_N };

@@ -22,12 +22,13 @@ enum { I_MODEL, I_TARGET, I_PRECISION, I_EFFICIENCY, I_CANDIDATES, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to serve: a catalog id or an inline object"},
+    /* target_latency and efficiency are not bounded, as upstream: only the
+     * zeros it divides by are refused (run_synthesis). */
     [I_TARGET] = {.name = "target_latency", .kind = IN_QUANTITY, .dim = &DIM_TIME, .unit = "ms",
-                  .check = CHECK_POSITIVE, .description = "Latency target of one pass (\"20 ms\", \"1 s\")"},
+                  .description = "Latency target of one pass (\"20 ms\", \"1 s\")"},
     [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
                      .enum_values = PRECISION_KEYS, .description = "Numeric format; sets bytes per parameter"},
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
-                      .check = CHECK_RANGE, .lo = 1e-9, .hi = 1.0,
                       .description = "Expected fraction of peak compute achieved; lower values raise the "
                                      "compute rate needed"},
     [I_CANDIDATES] = {.name = "candidates", .kind = IN_LIST, .refs = REC_BIT(REC_HARDWARE),
@@ -150,11 +151,22 @@ static int run_synthesis(const solver_inputs *in, solver_outputs *out, solver_er
     lowered_graph g;
     if (workload_size_bytes(model, b, &weights, err) != 0 || workload_lower(model, b, &g, err) != 0)
         return -1;
-    if (!(weights > 0))
-        return solver_fail(err, "model", "model '%s' has no weight bytes: the compute : bandwidth ratio divides "
-                                         "by them",
-                           model->name);
+    /* The divisions in upstream's order: bandwidth by the target, compute
+     * rate by target x efficiency, their ratio by the bandwidth. */
     const double t = in_num(in, I_TARGET);
+    if (t == 0)
+        return solver_fail(err, "target_latency",
+                           "target_latency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division "
+                           "by zero)");
+    if (in_num(in, I_EFFICIENCY) == 0)
+        return solver_fail(err, "efficiency",
+                           "efficiency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division by "
+                           "zero)");
+    if (weights == 0)
+        return solver_fail(err, "model",
+                           "model '%s' has no weight bytes: the compute : bandwidth ratio divides by them (mlsysim: "
+                           "ZeroDivisionError: float division by zero)",
+                           model->name);
     const double bw = weights / t;                              /* B/s */
     const double flops = g.total_ops / (t * in_num(in, I_EFFICIENCY)); /* flop/s */
     out_num(out, O_BW, bw / 1e9);

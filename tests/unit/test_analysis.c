@@ -372,13 +372,23 @@ Test(efficiency, peak_at_the_precision)
     cr_expect_eq(OUT.n_warnings, 0);
 }
 
-Test(efficiency, efficiency_out_of_range)
+Test(efficiency, efficiency_outside_zero_one)
 {
+    /* mlsysim's EfficiencyModel does not validate efficiency. At 1.5 (scale 3):
+     * ffn min(0.5 x 3, 0.6) = 0.6; occupancy 1 - min(1.65, 1) = 0; stall 1 - 0.6 = 0.4. */
     hw_node h = mk_hw();
-    use_solver("efficiency");
-    set_hw("hardware", &h);
-    set_num("efficiency", 1.5);
-    solve_fails_with("efficiency", "efficiency must be in [0.0, 1.0], got 1.5");
+    efficiency(&h, "ffn", false, "fp16", 1.5);
+    expect_num("mfu", 0.6);
+    expect_num("achievable_flops", 6e13);
+    expect_num("overhead_breakdown.occupancy_loss", 0.0);
+    expect_num("overhead_breakdown.memory_stall", 0.4);
+    /* At -0.5: attention without flash 0.3 x -1 clamps to 0; occupancy 1 - (-0.55) = 1.55;
+     * stall max(0, 1 - 0 - 1.55) = 0. */
+    efficiency(&h, "attention", false, "fp16", -0.5);
+    expect_num("mfu", 0.0);
+    expect_num("achievable_flops", 0.0);
+    expect_num("overhead_breakdown.occupancy_loss", 1.55);
+    expect_num("overhead_breakdown.memory_stall", 0.0);
 }
 
 /* ======================================================================== */
@@ -565,10 +575,10 @@ Test(synthesis, bad_inputs)
     use_solver("synthesis");
     set_model("model", &m);
     set_num("target_latency", 0);
-    solve_fails_with("target_latency", "target_latency must be positive, got 0.0 ms");
+    solve_fails_with("target_latency", "float division by zero");
     set_num("target_latency", 0.02);
     set_int("efficiency", 0);
-    solve_fails_with("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
+    solve_fails_with("efficiency", "float division by zero");
     model_t empty = mk_model(WL_GENERIC, NAN, NAN);
     use_solver("synthesis");
     set_model("model", &empty);
@@ -580,6 +590,23 @@ Test(synthesis, bad_inputs)
     set_model("model", &weightless);
     set_num("target_latency", 0.02);
     solve_fails_with("model", "has no weight bytes");
+}
+
+Test(synthesis, efficiency_and_target_unbounded)
+{
+    /* Upstream validates neither. llm() at fp16: W = 2e9 B, O = 2e9 flop.
+     * Efficiency 2 at 20 ms: flops = 2e9 / (0.02 x 2) = 5e10; bw 100 GB/s; ratio 0.5. */
+    model_t m = llm();
+    synthesis(&m, 0.02, "fp16", 2.0);
+    expect_num("required_flops", 5e10);
+    expect_num("required_bw", 100.0);
+    expect_num("compute_memory_ratio", 0.5);
+    /* A negative target gives negative rates: -20 ms, efficiency 0.5:
+     * bw = 2e9 / -0.02 = -1e11 B/s = -100 GB/s; flops = 2e9 / -0.01 = -2e11; ratio 2. */
+    synthesis(&m, -0.02, "fp16", 0.5);
+    expect_num("required_bw", -100.0);
+    expect_num("required_flops", -2e11);
+    expect_num("compute_memory_ratio", 2.0);
 }
 
 /* ======================================================================== */
