@@ -5,11 +5,14 @@
  * (Kwon et al. 2023; Yu et al. 2022, ORCA). The arithmetic is cb_solve() in
  * core/llm.c.
  *
- * mlsysim checks none of these inputs; seq_len and page_size below 1 and
- * efficiency <= 0 make it divide by zero, so they are rejected here. */
+ * mlsysim checks none of these inputs, and neither does this file: only
+ * the zeros it divides by are refused, with its exception's text (an
+ * efficiency of 0 always; page_size 0, or a sequence that fills no page,
+ * only when the weights leave memory for KV pages). */
 #include <math.h>
 
 #include "core/llm.h"
+#include "core/precision.h"
 #include "core/solver.h"
 
 enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_MAX_BATCH, I_PAGE, I_PRECISION, I_EFFICIENCY, I_N };
@@ -17,17 +20,16 @@ enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_MAX_BATCH, I_PAGE, I_PRECISION, I_EFFIC
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload)"),
     [I_HARDWARE] = LLM_INPUT_HARDWARE("The serving node"),
-    [I_SEQ_LEN] = {.name = "seq_len", .kind = IN_INTEGER, .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
-                   .int_max = 1e9, .description = "Tokens per request (KV cache reserved per sequence)"},
+    [I_SEQ_LEN] = {.name = "seq_len", .kind = IN_INTEGER, .int_max = 1e9,
+                   .description = "Tokens per request (KV cache reserved per sequence)"},
     [I_MAX_BATCH] = {.name = "max_batch_size", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
-                     .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
-                     .description = "Scheduler's cap on concurrent requests"},
-    [I_PAGE] = {.name = "page_size", .kind = IN_INTEGER, .has_default = true, .def_num = 16,
-                .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e9,
+                     .int_max = 1e9,
+                     .description = "Scheduler's cap on concurrent requests (0 admits none: infeasible)"},
+    [I_PAGE] = {.name = "page_size", .kind = IN_INTEGER, .has_default = true, .def_num = 16, .int_max = 1e9,
                 .description = "PagedAttention block size in tokens"},
     [I_PRECISION] = LLM_INPUT_PRECISION,
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
-                      .check = CHECK_POSITIVE, .description = "Fraction of peak compute prefill achieves"},
+                      .description = "Fraction of peak compute prefill achieves"},
 };
 
 enum { O_FEASIBLE, O_THROUGHPUT, O_ACTIVE, O_FRAG, O_PAGED_KV, O_TTFT, O_ITL, O_SPEEDUP, O_N };
@@ -56,6 +58,24 @@ static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *er
     const hw_node *hw = in_hw(in, I_HARDWARE);
     if (llm_require_transformer(m, "model", err) != 0)
         return -1;
+    /* Upstream's divisions, in its order: prefill by the derated rate; then,
+     * only past the memory-wall return, the sequence by the page size and
+     * the KV budget by one sequence's pages. */
+    if (in_num(in, I_EFFICIENCY) == 0)
+        return solver_fail(err, "efficiency",
+                           "efficiency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division by "
+                           "zero)");
+    const double page = in_num(in, I_PAGE), seq = in_num(in, I_SEQ_LEN);
+    if (hw->mem_capacity - m->parameters * precision_bytes(in_enum(in, I_PRECISION)) > 0) {
+        if (page == 0)
+            return solver_fail(err, "page_size",
+                               "page_size must not be 0 (mlsysim divides by it: ZeroDivisionError: division by zero)");
+        if (ceil(seq / page) * page == 0)
+            return solver_fail(err, "seq_len",
+                               "seq_len %.0f fills no page: one sequence's KV cache is 0 B (mlsysim divides by it: "
+                               "ZeroDivisionError: float division by zero)",
+                               seq);
+    }
     cb_result r = cb_solve(m, hw, in_num(in, I_SEQ_LEN), in_num(in, I_MAX_BATCH), in_num(in, I_PAGE),
                            in_enum(in, I_PRECISION), in_num(in, I_EFFICIENCY));
 

@@ -347,11 +347,43 @@ Test(continuous_batching, no_room_for_one_sequence)
     expect_num("itl", 2.0); /* the weights alone */
 }
 
-Test(continuous_batching, rejects_what_divides_by_zero)
+Test(continuous_batching, rejects_only_what_divides_by_zero)
 {
     cb_base();
     set_num("page_size", 0);
-    solve_fails("page_size", "page_size must be >= 1, got 0");
+    solve_fails_with("page_size", "ZeroDivisionError: division by zero");
+    cb_base();
+    set_num("seq_len", 0);
+    solve_fails_with("seq_len", "ZeroDivisionError: float division by zero");
+    cb_base();
+    set_num("efficiency", 0);
+    solve_fails_with("efficiency", "ZeroDivisionError: float division by zero");
+    /* Weights over capacity: upstream returns before dividing by the pages. */
+    cb_base();
+    GPU.mem_capacity = 1e9;
+    set_num("page_size", 0);
+    solve_ok();
+    cr_expect(!flag("feasible"));
+    expect_num("itl", 1e6);
+}
+
+Test(continuous_batching, max_batch_size_zero_admits_none)
+{
+    /* Upstream does not validate max_batch_size: 0 admits no request. Prefill of
+     * 0 sequences is 0 flop, so TTFT is the 0.01 ms dispatch; the decode step
+     * streams the 2e9 B of weights alone at 1e12 B/s = 2 ms; the padding of
+     * 1000 tokens to 1008 is still reported. */
+    cb_base();
+    set_num("max_batch_size", 0);
+    solve_ok();
+    cr_expect(!flag("feasible"));
+    expect_num("max_active_requests", 0);
+    expect_num("throughput", 0);
+    expect_num("paged_kv_cache", 0);
+    expect_num("ttft", 0.01);
+    expect_num("itl", 2.0);
+    expect_num("speedup_vs_static", 1);
+    expect_num("memory_fragmentation_pct", 8.0 / 1008.0);
 }
 
 /* ---- tail_latency (§12) and the M/M/c queue (§H.10) ----------------------------------------------------- */
@@ -468,6 +500,21 @@ Test(weight_streaming, decode_is_injection_bound)
     /* KV 1000*2*128*2*2*10*4 = 4.096e7 B, + 10% = 0.045056 GB, over 44 (GiB, declared) */
     expect_num("wafer_memory_utilization", 0.045056 / 44);
     cr_expect(flag("feasible"));
+}
+
+Test(weight_streaming, efficiency_unbounded_but_not_zero)
+{
+    /* Upstream validates no input; only the 0 it divides by fails. */
+    ws_base();
+    set_num("efficiency", 0);
+    solve_fails_with("efficiency", "ZeroDivisionError: float division by zero");
+    /* Efficiency 2: decode compute 2*1e8*4 / (1e14 x 2) s = 0.004 ms + 0.01 ms dispatch;
+     * optimal batch trunc(1.666e-4 s * 2e14 / 2e8) = trunc(166.67). */
+    ws_base();
+    set_num("efficiency", 2.0);
+    solve_ok();
+    expect_num("layer_compute_time", 0.014);
+    expect_num("optimal_batch_size", 166);
 }
 
 Test(weight_streaming, utilization_follows_the_declared_unit)
