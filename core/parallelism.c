@@ -58,7 +58,12 @@ static const input_desc INPUTS[I_N] = {
     [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .int_max = 1e12,
                  .description = "Global batch size (>= 1)"},
     [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
-                     .enum_values = PRECISION_KEYS, .description = "Numeric format of the distributed step"},
+                     .enum_values = PRECISION_KEYS,
+                     /* mlsysim: DistributedModel rejects it for every split, each rejection is skipped */
+                     .enum_refusal = "No valid parallelism configurations found for this cluster size. "
+                                     "(DistributedModel rejects every split: precision '{}' is not supported. "
+                                     "Supported precision values: bf16, fp16, fp32, fp8, int4, int8, tf32)",
+                     .description = "Numeric format of the distributed step"},
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                       .description = "Single-node efficiency in [1e-9, 1]; MFU = scaling efficiency x efficiency"},
     [I_MAX_TP] = {.name = "max_tp", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,

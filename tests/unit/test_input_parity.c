@@ -77,3 +77,15 @@ Test(input_parity, enum_refusal_messages)
     cr_expect(strstr(err.detail, "precision 'fp64' is not supported. Supported precision values: ") != NULL, "%s",
               err.detail);
 }
+
+Test(input_parity, parallelism_precision_leaves_no_configuration)
+{
+    /* ParallelismOptimizer catches DistributedModel's resolve_precision error
+     * for every split and ends with its own. */
+    solver_inputs in;
+    api_error err;
+    cr_expect_neq(parse("parallelism", "precision", "\"fp64\"", &in, &err), 0);
+    cr_expect_str_eq(err.detail, "No valid parallelism configurations found for this cluster size. (DistributedModel "
+                                 "rejects every split: precision 'fp64' is not supported. Supported precision "
+                                 "values: bf16, fp16, fp32, fp8, int4, int8, tf32)");
+}
