@@ -96,8 +96,10 @@ int activation_memory(int layers, double s, double b, double h, int heads, doubl
     default:
         if (heads <= 0)
             return solver_fail(err, "model",
-                               "n_heads is required for activation strategy 'none' (training without "
-                               "activation_recomputation): the model has no 'heads'");
+                               "strategy='none' requires n_heads: the dominant 5*a*s^2*b attention term scales "
+                               "with the head count (Korthikanti et al. 2023, Sec. 4.1). (The model has no "
+                               "'heads'; activation strategy 'none' is training without activation "
+                               "recomputation.)");
         per_layer = (34.0 * s * b * h + 5.0 * (double)heads * s * s * b) * scale;
         break;
     }
