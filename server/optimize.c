@@ -105,8 +105,9 @@ typedef struct {
     int top_k;
     ranked top[TOP_K_MAX];
     int n_top;
-    unsigned long long evaluated, feasible, failed;
-    bool feasible_known; /* bisection counts the feasible points without solving them */
+    unsigned long long evaluated; /* solver runs of the search, an abandoned bisection's included */
+    unsigned long long feasible;  /* bisection counts them from the edge it found, without solving them */
+    unsigned long long failed;    /* points of the final search whose inputs failed */
     bool cut_off;
     const char *method;
     char why[200];
@@ -298,8 +299,7 @@ static void exhaustive(opt *o)
 {
     o->method = "exhaustive";
     o->n_top = 0;
-    o->feasible = 0;
-    o->feasible_known = true;
+    o->feasible = o->failed = 0;
     unsigned long long n = sweep_space_points(o->sp);
     for (unsigned long long p = 0; p < n; p++) {
         double v;
@@ -395,7 +395,6 @@ static void bisection(opt *o, int prefix_side, int order)
         return;
     }
     o->feasible = hi - lo;
-    o->feasible_known = true;
     /* the best is at the edge the objective points to (in value order), the runners-up inward */
     o->n_top = 0;
     for (unsigned long long i = 0; i < hi - lo && o->n_top < o->top_k; i++) {
