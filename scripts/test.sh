@@ -9,6 +9,8 @@
 #   5. load test (wrk) and leak check, short forms
 #   6. the container image: build, run, probe, stop (needs a Docker engine)
 #   7. the dashboard in a real browser (Debian's chromium + puppeteer-core)
+#   8. a typed client of the served contract (openapi-typescript + tsc --strict) and
+#      live traffic through Stoplight Prism's validating proxy, 0 violations
 # Golden parity tests read ../shared/golden and skip with a message without it.
 # A stage this machine cannot run (container without a Docker engine) is
 # skipped and named in the summary; the run still passes.
@@ -119,6 +121,10 @@ stage container container
 # pinned puppeteer-core itself); skipped only when chromium cannot be installed or started.
 browser() { tests/browser/run.sh --binary build/mlsysd; }
 stage browser browser
+# The contract as a client generator and a validating proxy read it (tests/client/run.sh
+# installs the pinned tools from npm); skipped only when npm cannot install them.
+client() { tests/client/run.sh --binary build/mlsysd; }
+stage client client
 
 echo "tests (unit + API): $(test_counts build)"
 if [ -f build/tests/golden-summary.txt ]; then cat build/tests/golden-summary.txt; else echo "golden: not run"; fi

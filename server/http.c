@@ -280,7 +280,8 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
         }
         ctx->bytes = len;
     }
-    if (resp->content_type)
+    /* a 304 carries the validators, not the representation's metadata (RFC 9110 §15.4.5) */
+    if (resp->content_type && resp->status != 304)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, resp->content_type);
     if (resp->allow[0])
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, resp->allow);

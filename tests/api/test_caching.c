@@ -87,6 +87,7 @@ Test(caching, static_answers_carry_a_strong_etag_and_revalidate)
             char e2[64];
             cr_assert(http_header(&r, "ETag", e2, sizeof e2));
             cr_assert_str_eq(e2, etag, "%s: a 304 names the representation", p);
+            cr_assert(!http_header(&r, "Content-Type", e2, sizeof e2), "%s: a 304 has no representation metadata", p);
             http_free(&r);
         }
         const char *const MISS[] = {"If-None-Match: \"0000000000000000\"", "If-None-Match: \"a\", \"b\"",
