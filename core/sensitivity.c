@@ -60,7 +60,9 @@ static int check_perturbation(const solver_inputs *in, solver_error *err)
     char got[40];
     fmt_pyrepr(got, sizeof got, pct);
     return solver_fail(err, "perturbation_pct",
-                       "perturbation_pct must be > -100 (a parameter scaled to zero or below), got %s", got);
+                       "perturbation_pct must be > -100 (a parameter scaled to zero or below; at -100 the peak "
+                       "rate is 0 and mlsysim fails with ZeroDivisionError: float division by zero), got %s",
+                       got);
 }
 static const char *const PERTURBATION_INPUTS[] = {"perturbation_pct", NULL};
 static const input_constraint CONSTRAINTS[] = {

@@ -510,6 +510,8 @@ Test(sensitivity, bad_inputs)
     set_hw("hardware", &h);
     set_num("perturbation_pct", -100);
     solve_fails_with("perturbation_pct", "perturbation_pct must be > -100");
+    /* upstream's own failure at -100 (the peak rate scaled to 0) */
+    solve_fails_with("perturbation_pct", "ZeroDivisionError: float division by zero");
     use_solver("sensitivity");
     set_model("model", &m);
     set_hw("hardware", &h);
