@@ -10,7 +10,9 @@
  *   solve_pipeline_ns      one pipeline run() (ResNet50 / A100 / batch 512 / 500 KB samples / 8 workers)
  *   solve_<solver>_ns      one run() of each serving solver (issue 12) and each training solver that
  *                          does not search (issue 13), inputs in SOLVES below; batching_optimizer is
- *                          reported per batch size searched (solve_batching_optimizer_per_batch_ns)
+ *                          reported per batch size searched (solve_batching_optimizer_per_batch_ns);
+ *                          solve_serving_capacity_sweep_point_ns is one without composing the trace,
+ *                          as a sweep's point runs
  *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
  *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
  *   fmt_double_ref_ns      the same values through the reference search (fmt_double_reference)
@@ -109,9 +111,10 @@ static solver_inputs *parse_inputs(const solver_desc *s, const char *json)
 
 /* --- solver timings ------------------------------------------------------------------- */
 
-static double time_solve(const solver_desc *s, const solver_inputs *in, long iters)
+static double time_solve(const solver_desc *s, const solver_inputs *in, long iters, bool quiet)
 {
     solver_outputs *out = calloc(1, sizeof *out);
+    out->quiet = quiet;
     double runs[RUNS];
     for (int r = 0; r < RUNS; r++) {
         double t0 = now_s();
@@ -150,55 +153,60 @@ static double time_check(const solver_desc *s, const solver_inputs *in, long ite
  * time (batching_optimizer runs serving + tail_latency once per batch size searched). Two
  * cases have loops whose length grows with the input, so a larger one is timed too:
  * serving_capacity's replica search (93 replicas at 1,000 requests/s) and the Erlang C sum
- * of tail_latency (c terms). */
+ * of tail_latency (c terms). A `quiet` case is a sweep's point: run() skips the trace. */
 static const struct {
     const char *key, *solver, *inputs;
     double per;
+    bool quiet;
 } SOLVES[] = {
     {"solve_serving_ns", "serving",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,\"batch_size\":32}", 1},
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,\"batch_size\":32}", 1, false},
     {"solve_continuous_batching_ns", "continuous_batching",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
      "\"max_batch_size\":32}",
-     1},
+     1, false},
     {"solve_serving_capacity_ns", "serving_capacity",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
      "\"output_tokens\":256,\"qps\":10,\"target_p99_latency_ms\":15000}",
-     1},
+     1, false},
+    {"solve_serving_capacity_sweep_point_ns", "serving_capacity",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+     "\"output_tokens\":256,\"qps\":10,\"target_p99_latency_ms\":15000}",
+     1, true},
     {"solve_serving_capacity_q1000_ns", "serving_capacity",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
      "\"output_tokens\":256,\"qps\":1000,\"target_p99_latency_ms\":15000}",
-     1},
+     1, false},
     {"solve_weight_streaming_ns", "weight_streaming",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":4096}", 1},
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":4096}", 1, false},
     {"solve_tail_latency_ns", "tail_latency",
-     "{\"arrival_rate_qps\":10,\"service_latency_ms\":92.07,\"num_replicas\":2}", 1},
+     "{\"arrival_rate_qps\":10,\"service_latency_ms\":92.07,\"num_replicas\":2}", 1, false},
     {"solve_tail_latency_c100_ns", "tail_latency",
-     "{\"arrival_rate_qps\":1000,\"service_latency_ms\":92.07,\"num_replicas\":100}", 1},
+     "{\"arrival_rate_qps\":1000,\"service_latency_ms\":92.07,\"num_replicas\":100}", 1, false},
     {"solve_inference_scaling_ns", "inference_scaling",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"context_length\":4096}", 1},
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"context_length\":4096}", 1, false},
     /* No batch size meets this SLA (a batch decodes seq_len tokens), so all 256 are tried; a
      * feasible case stops at the largest qualifying size, scanning down from the top. */
     {"solve_batching_optimizer_per_batch_ns", "batching_optimizer",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
      "\"sla_latency_ms\":15000,\"arrival_rate_qps\":10,\"max_search_batch\":256}",
-     256},
+     256, false},
     {"solve_training_memory_ns", "training_memory",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"batch_size\":1,\"seq_len\":4096,\"tp_size\":8,"
      "\"pp_size\":2,\"dp_size\":16,\"zero_stage\":1}",
-     1},
+     1, false},
     {"solve_distributed_ns", "distributed",
      "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"tp_size\":8,\"pp_size\":2,\"batch_size\":256,"
      "\"microbatch_count\":8}",
-     1},
+     1, false},
     {"solve_moe_routing_ns", "moe_routing",
      "{\"model\":\"Mixtral_8x7B\",\"batch_size\":8,\"seq_len\":4096,\"ep_size\":8,\"fleet\":\"Research_256\"}",
-     1},
+     1, false},
     {"solve_topology_ns", "topology", "{\"fabric\":\"InfiniBand_NDR\",\"topology\":\"fat_tree\",\"num_nodes\":64}",
-     1},
-    {"solve_network_roofline_ns", "network_roofline", "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\"}", 1},
-    {"solve_checkpoint_ns", "checkpoint", "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\"}", 1},
-    {"solve_scaling_ns", "scaling", "{\"compute_budget\":\"1e24 flop\"}", 1},
+     1, false},
+    {"solve_network_roofline_ns", "network_roofline", "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\"}", 1, false},
+    {"solve_checkpoint_ns", "checkpoint", "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\"}", 1, false},
+    {"solve_scaling_ns", "scaling", "{\"compute_budget\":\"1e24 flop\"}", 1, false},
 };
 
 /* --- the benchmark sweep's rows ----------------------------------------------------------- */
@@ -496,9 +504,9 @@ int main(int argc, char **argv)
     solver_inputs *in_pl = parse_inputs(pl, "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,"
                                             "\"sample_size_bytes\":\"500 KB\",\"cpu_workers\":8}");
     if (want("solve_single_node_ns"))
-        result("solve_single_node_ns", time_solve(sn, in_sn, 400000 / k), "ns");
+        result("solve_single_node_ns", time_solve(sn, in_sn, 400000 / k, false), "ns");
     if (want("solve_pipeline_ns"))
-        result("solve_pipeline_ns", time_solve(pl, in_pl, 200000 / k), "ns");
+        result("solve_pipeline_ns", time_solve(pl, in_pl, 200000 / k, false), "ns");
     for (size_t i = 0; i < sizeof SOLVES / sizeof SOLVES[0]; i++) {
         if (!want(SOLVES[i].key))
             continue;
@@ -507,7 +515,7 @@ int main(int argc, char **argv)
             die("no solver", SOLVES[i].solver);
         solver_inputs *in = parse_inputs(s, SOLVES[i].inputs);
         /* about 0.2 s per run at 1 us a solve */
-        result(SOLVES[i].key, time_solve(s, in, (long)(200000 / SOLVES[i].per) / k) / SOLVES[i].per, "ns");
+        result(SOLVES[i].key, time_solve(s, in, (long)(200000 / SOLVES[i].per) / k, SOLVES[i].quiet) / SOLVES[i].per, "ns");
         free(in);
     }
     if (want("inputs_check_ns"))

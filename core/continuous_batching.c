@@ -52,6 +52,27 @@ static const output_desc OUTPUTS[O_N] = {
                    "Throughput over static batching held to 60% of the batch by fragmentation", false, false},
 };
 
+/* The Memory Wall line of the trace, skipped when the caller discards it. */
+static void trace_memory_wall(solver_outputs *out, const hw_node *hw, const cb_result *r)
+{
+    char weights[48], have[48];
+    llm_format_gb(r->weights, weights, sizeof weights);
+    llm_format_gb(hw->mem_capacity, have, sizeof have);
+    if (r->kv_budget <= 0) {
+        solver_trace(out, "Memory Wall: FAILED. Weights (%s) exceed available %s on %s.", weights, have, hw->name);
+    } else if (r->feasible) {
+        char budget[48];
+        llm_format_gb(r->kv_budget, budget, sizeof budget);
+        solver_trace(out, "Memory Wall: Passed. Can fit %.0f concurrent requests (Weights: %s, Max KV available: "
+                          "%s) on %s.",
+                     r->active, weights, budget, hw->name);
+    } else {
+        solver_trace(out, "Memory Wall: FAILED. Cannot fit even 1 request. Weights (%s) leave no room for a KV "
+                          "cache in %s on %s.",
+                     weights, have, hw->name);
+    }
+}
+
 static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
     const model_t *m = in_model(in, I_MODEL);
@@ -79,22 +100,8 @@ static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *er
     cb_result r = cb_solve(m, hw, in_num(in, I_SEQ_LEN), in_num(in, I_MAX_BATCH), in_num(in, I_PAGE),
                            in_enum(in, I_PRECISION), in_num(in, I_EFFICIENCY));
 
-    char weights[48], have[48];
-    llm_format_gb(r.weights, weights, sizeof weights);
-    llm_format_gb(hw->mem_capacity, have, sizeof have);
-    if (r.kv_budget <= 0) {
-        solver_trace(out, "Memory Wall: FAILED. Weights (%s) exceed available %s on %s.", weights, have, hw->name);
-    } else if (r.feasible) {
-        char budget[48];
-        llm_format_gb(r.kv_budget, budget, sizeof budget);
-        solver_trace(out, "Memory Wall: Passed. Can fit %.0f concurrent requests (Weights: %s, Max KV available: "
-                          "%s) on %s.",
-                     r.active, weights, budget, hw->name);
-    } else {
-        solver_trace(out, "Memory Wall: FAILED. Cannot fit even 1 request. Weights (%s) leave no room for a KV "
-                          "cache in %s on %s.",
-                     weights, have, hw->name);
-    }
+    if (!out->quiet)
+        trace_memory_wall(out, hw, &r);
 
     out_bool(out, O_FEASIBLE, r.feasible);
     out_num(out, O_THROUGHPUT, r.throughput);

@@ -174,6 +174,27 @@ static const output_desc OUTPUTS[O_N] = {
                  "Longest a prefill chunk can stall ongoing decodes (null without chunking)", false, true},
 };
 
+/* ServingModel's constraint trace (most of a solve's time: five numbers
+ * formatted), skipped when the caller discards it. */
+static void trace_walls(solver_outputs *out, const serving_params *p, const serving_result *r)
+{
+    char need[48], weights[48], kv[48], have[48];
+    llm_format_gb(r->total, need, sizeof need);
+    llm_format_gb(r->weights, weights, sizeof weights);
+    llm_format_gb(r->kv_cache, kv, sizeof kv);
+    llm_format_gb(r->decode_node->mem_capacity, have, sizeof have);
+    solver_trace(out, "Memory Wall: %s. Required %s (Weights: %s, KV Cache: %s) %s Available %s on %s.",
+                 r->feasible ? "Passed" : "FAILED", need, weights, kv, r->feasible ? "<=" : ">", have,
+                 r->decode_node->name);
+    if (p->chunk_tokens > 0) {
+        char t[40];
+        fmt_double(t, sizeof t, r->chunk_time * 1e3);
+        solver_trace(out, "Serving Wall: chunked prefill in %.0f chunks of up to %.0f tokens; a chunk stalls "
+                          "decoding for at most %s ms.",
+                     r->chunks, p->chunk_tokens, t);
+    }
+}
+
 static int run_serving(const solver_inputs *in, solver_outputs *out, solver_error *err)
 {
     serving_params p = {
@@ -186,22 +207,8 @@ static int run_serving(const solver_inputs *in, solver_outputs *out, solver_erro
         (p.draft && llm_require_transformer(p.draft, "draft_model", err) != 0))
         return -1;
     serving_result r = serving_solve(&p);
-
-    char need[48], weights[48], kv[48], have[48];
-    llm_format_gb(r.total, need, sizeof need);
-    llm_format_gb(r.weights, weights, sizeof weights);
-    llm_format_gb(r.kv_cache, kv, sizeof kv);
-    llm_format_gb(r.decode_node->mem_capacity, have, sizeof have);
-    solver_trace(out, "Memory Wall: %s. Required %s (Weights: %s, KV Cache: %s) %s Available %s on %s.",
-                 r.feasible ? "Passed" : "FAILED", need, weights, kv, r.feasible ? "<=" : ">", have,
-                 r.decode_node->name);
-    if (p.chunk_tokens > 0) {
-        char t[40];
-        fmt_double(t, sizeof t, r.chunk_time * 1e3);
-        solver_trace(out, "Serving Wall: chunked prefill in %.0f chunks of up to %.0f tokens; a chunk stalls "
-                          "decoding for at most %s ms.",
-                     r.chunks, p.chunk_tokens, t);
-    }
+    if (!out->quiet)
+        trace_walls(out, &p, &r);
 
     out_bool(out, O_FEASIBLE, r.feasible);
     out_num(out, O_TTFT, r.ttft * 1e3);

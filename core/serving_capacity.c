@@ -167,16 +167,19 @@ static int run_serving_capacity(const solver_inputs *in, solver_outputs *out, so
         util = qps_cap > 0 ? qps / qps_cap : INFINITY;
         bottleneck = !feasible ? (tail.stable ? "Tail Latency" : "Capacity")
                                : (base_ms > target ? "Base Latency" : "Feasible");
-        char cap_s[40], qps_s[40], est_s[40], base_s[40], target_s[40];
-        snprintf(cap_s, sizeof cap_s, "%.2f", qps_cap);
-        snprintf(qps_s, sizeof qps_s, "%.2f", qps);
-        fmt_double(est_s, sizeof est_s, est);
-        fmt_double(base_s, sizeof base_s, base_ms);
-        fmt_double(target_s, sizeof target_s, target);
-        solver_trace(out, "Serving Capacity: %.0f replicas provide %s QPS for target %s QPS at utilization %.2f%%.",
-                     replicas, cap_s, qps_s, util * 100);
-        solver_trace(out, "Tail Latency: base request latency %s ms; estimated P99 %s ms vs target %s ms.", base_s,
-                     est_s, target_s);
+        if (!out->quiet) { /* composing the trace takes most of a solve's time */
+            char cap_s[40], qps_s[40], est_s[40], base_s[40], target_s[40];
+            snprintf(cap_s, sizeof cap_s, "%.2f", qps_cap);
+            snprintf(qps_s, sizeof qps_s, "%.2f", qps);
+            fmt_double(est_s, sizeof est_s, est);
+            fmt_double(base_s, sizeof base_s, base_ms);
+            fmt_double(target_s, sizeof target_s, target);
+            solver_trace(out,
+                         "Serving Capacity: %.0f replicas provide %s QPS for target %s QPS at utilization %.2f%%.",
+                         replicas, cap_s, qps_s, util * 100);
+            solver_trace(out, "Tail Latency: base request latency %s ms; estimated P99 %s ms vs target %s ms.",
+                         base_s, est_s, target_s);
+        }
     }
 
     out_bool(out, O_FEASIBLE, feasible);

@@ -204,6 +204,8 @@ static void add_message(char (*list)[SOLVER_MESSAGE_LEN], int *count, const char
 
 void solver_warn(solver_outputs *out, const char *fmt, ...)
 {
+    if (out->quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     add_message(out->warnings, &out->n_warnings, fmt, ap);
@@ -212,6 +214,8 @@ void solver_warn(solver_outputs *out, const char *fmt, ...)
 
 void solver_trace(solver_outputs *out, const char *fmt, ...)
 {
+    if (out->quiet)
+        return;
     va_list ap;
     va_start(ap, fmt);
     add_message(out->trace, &out->n_trace, fmt, ap);

@@ -205,6 +205,10 @@ typedef struct {
     char trace[SOLVER_MAX_MESSAGES][SOLVER_MESSAGE_LEN];
     int n_rows;         /* rows of the table output, in order */
     output_value rows[SOLVER_MAX_ROWS][SOLVER_MAX_COLUMNS];
+    /* Set by a caller that discards warnings and trace (a sweep's rows carry
+     * neither): solver_warn() and solver_trace() drop them, and run() may
+     * skip composing their text. No output may depend on it. */
+    bool quiet;
 } solver_outputs;
 
 typedef struct solver_error {

@@ -98,11 +98,13 @@ static int run_weight_streaming(const solver_inputs *in, solver_outputs *out, so
         tps = 0.0;
     double optimal = fmax(1.0, trunc(t_inj * rate / (2 * layer_params)));
 
-    char need[48], have[48];
-    llm_format_gb(required, need, sizeof need);
-    llm_format_gb(hw->mem_capacity, have, sizeof have);
-    solver_trace(out, "SRAM Wall: %s. Required %s (KV + 10%% Overhead) %s Available %s on %s.",
-                 feasible ? "Passed" : "FAILED", need, feasible ? "<=" : ">", have, hw->name);
+    if (!out->quiet) { /* the trace's two numbers cost more than the solve */
+        char need[48], have[48];
+        llm_format_gb(required, need, sizeof need);
+        llm_format_gb(hw->mem_capacity, have, sizeof have);
+        solver_trace(out, "SRAM Wall: %s. Required %s (KV + 10%% Overhead) %s Available %s on %s.",
+                     feasible ? "Passed" : "FAILED", need, feasible ? "<=" : ">", have, hw->name);
+    }
 
     out_bool(out, O_FEASIBLE, feasible);
     out_num(out, O_THROUGHPUT, tps);

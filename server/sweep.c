@@ -784,6 +784,7 @@ static int parse_space(sweep_stream *st, const json_t *body, unsigned long long 
     st->out = calloc(1, sizeof *st->out);
     if (!st->in || !st->out)
         return api_fail(err, 503, "overloaded", "", "out of memory");
+    st->out->quiet = true; /* rows carry no warnings or trace: run() need not compose them */
     return parse_base(st, json_object_get(body, "inputs"), err);
 }
 

@@ -409,3 +409,55 @@ Test(serving_api, query_sweep_names_the_input)
     json_decref(j);
     http_free(&r);
 }
+
+/* A sweep's rows carry no trace, and run() skips composing it there
+ * (solver_outputs.quiet): every output of every row must still be what /solve
+ * answers for that point. */
+static void sweep_rows_match_solve(const char *solver, const char *inputs_json, const char *axis_json)
+{
+    char body[1024];
+    snprintf(body, sizeof body, "{\"solver\":\"%s\",\"inputs\":%s,\"axes\":[%s]}", solver, inputs_json, axis_json);
+    http_resp r;
+    cr_assert_eq(http_post_json(shared_daemon(), "/sweep", body, &r), 0);
+    cr_assert_eq(r.status, 200, "%s: %.300s", solver, r.body);
+    json_t *doc = http_json(&r);
+    http_free(&r);
+    const json_t *cols = json_object_get(doc, "columns");
+    const char *axis = json_string_value(json_array_get(cols, 0));
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(doc, "rows"), i, row) {
+        json_error_t je;
+        json_t *in = json_loads(inputs_json, 0, &je);
+        json_object_set(in, axis, json_array_get(row, 0));
+        long status;
+        json_t *one = api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", solver, "inputs", in), &status);
+        cr_assert_eq(status, 200);
+        cr_expect_gt(json_array_size(json_object_get(one, "trace")), 0, "%s: /solve has a trace", solver);
+        const json_t *res = json_object_get(one, "result");
+        for (size_t c = 1; c + 1 < json_array_size(cols); c++) {
+            const char *name = json_string_value(json_array_get(cols, c));
+            cr_expect(json_equal(json_array_get(row, c), json_object_get(res, name)), "%s row %zu: %s differs", solver,
+                      i, name);
+        }
+        json_decref(one);
+    }
+    json_decref(doc);
+}
+
+Test(serving_api, sweep_rows_are_the_solve_results_without_their_trace)
+{
+    sweep_rows_match_solve("serving", "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"seq_len\":4096}",
+                           "{\"input\":\"precision\",\"values\":[\"fp16\",\"fp8\"]}");
+    sweep_rows_match_solve("serving",
+                           "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"seq_len\":4096,\"prefill_chunk_tokens\":512}",
+                           "{\"input\":\"batch_size\",\"values\":[1,8]}");
+    sweep_rows_match_solve("continuous_batching", "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"seq_len\":4096}",
+                           "{\"input\":\"precision\",\"values\":[\"fp16\",\"fp8\"]}");
+    sweep_rows_match_solve("weight_streaming", "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\"}",
+                           "{\"input\":\"seq_len\",\"values\":[4096,1000000]}");
+    sweep_rows_match_solve("serving_capacity",
+                           "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+                           "\"target_p99_latency_ms\":15000}",
+                           "{\"input\":\"qps\",\"values\":[1,10,100]}");
+}
