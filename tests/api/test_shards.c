@@ -320,6 +320,41 @@ Test(shards, point_cap_applies_per_shard, .timeout = 60)
     cr_expect_eq(daemon_stop(&d), 0);
 }
 
+/* A trillion-point sweep: a far shard is computed without the points before it,
+ * its rows numbered globally; past what a point index counts is a 413. */
+Test(shards, far_shards_of_huge_sweeps)
+{
+    const char *space = "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"},"
+                        "\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":1000000,\"step\":1}},"
+                        "{\"input\":\"seq_len\",\"range\":{\"start\":1,\"stop\":1000000,\"step\":1}}%s],"
+                        "\"outputs\":[\"latency\"],\"format\":\"csv\",\"index\":true%s}";
+    char body[1024];
+    snprintf(body, sizeof body, space, "", ",\"shard\":\"999999999/1000000000\"");
+    char *t = post_sweep(body, 200);
+    int rows = 0;
+    for (const char *c = t; *c; c++)
+        rows += *c == '\n';
+    cr_expect_eq(rows, 1000, "10^12 points in 10^9 shards: 1000 each, no header past shard 0");
+    cr_expect(strncmp(t, "999999999000,1000000,999001,", 28) == 0, "%.60s", t);
+    cr_expect(strstr(t, "\r\n999999999999,1000000,1000000,"), "the last point");
+    free(t);
+    snprintf(body, sizeof body, space, "", ",\"shard\":\"500000000/1000000000\"");
+    t = post_sweep(body, 200);
+    cr_expect(strncmp(t, "500000000000,500001,1,", 22) == 0, "%.60s", t);
+    free(t);
+    /* unsharded, the same sweep is over the cap */
+    snprintf(body, sizeof body, space, "", "");
+    free(post_sweep(body, 413));
+    /* four such axes: 10^24 points, more than a point index counts, sharded or not */
+    snprintf(body, sizeof body, space,
+             ",{\"input\":\"dp_size\",\"range\":{\"start\":1,\"stop\":1000000,\"step\":1}},"
+             "{\"input\":\"efficiency\",\"geomspace\":{\"start\":0.01,\"stop\":1,\"count\":1000000}}",
+             ",\"shard\":\"0/1000000000000000000\"");
+    t = post_sweep(body, 413);
+    cr_expect(strstr(t, "more than a point's index can count"), "%s", t);
+    free(t);
+}
+
 /* `mlsysd sweep` gives the server's bytes, whole and as shards. */
 Test(shards, cli_sweep_matches_http, .timeout = 120)
 {
