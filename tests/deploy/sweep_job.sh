@@ -12,12 +12,15 @@
 #    ConfigMap and JOB_COMPLETION_INDEX, the volume mounts mapped to directories;
 #    then the merge Job's command. The merged file must equal the unsharded
 #    `mlsysd sweep` output byte for byte; a missing part must fail the merge.
-# Prints PASS/FAIL lines; exits 0, 1 on a failure, 77 when python3 with PyYAML is
-# missing (ctest reports that as skipped).
+# Prints PASS/FAIL lines; exits 0, 1 on a failure, 77 when python3 with PyYAML or
+# deploy/ is missing (ctest reports that as skipped).
 set -uo pipefail
 BIN=${1:?usage: sweep_job.sh path/to/mlsysd}
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if [ ! -d "$ROOT/deploy/k8s/sweep" ]; then
+  echo "no deploy/k8s/sweep here (the container build context leaves deploy/ out)"; exit 77
+fi
 if ! python3 -c 'import yaml' 2>/dev/null; then
   echo "python3 with PyYAML is needed (Debian: python3-yaml)"; exit 77
 fi
