@@ -23,6 +23,8 @@
 #      then 100,000 points of serving_capacity as CSV (qps 0.001..100 req/s, the range of
 #      docs/tutorials/sizing-an-llm-service.md), points/s against the same formatting bound
 #   4. start-up: exec to the first 200 from /healthz, median of 20, and the idle RSS
+#   5. bench_search: parallelism's exhaustive search on Research_256, Training_1K and
+#      Mega_100K (bench/bench_search.c)
 # Prints a table and writes the same figures as markdown to BENCH_OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,7 +42,7 @@ if [ $quick = 1 ]; then rounds=1; dur=2; big=2000; fi
 scripts/deps.sh test >/dev/null || { echo "run.sh: could not install the dependencies" >&2; exit 1; }
 echo "== building Release in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DMLSYSD_TESTS=OFF >/dev/null
-cmake --build "$build" -j"$(nproc)" --target mlsysd bench_core bench_startup >/dev/null
+cmake --build "$build" -j"$(nproc)" --target mlsysd bench_core bench_startup bench_search >/dev/null
 bin=${MLSYSD_BIN:-$build/mlsysd}
 
 declare -A R   # results: key -> value
@@ -197,6 +199,14 @@ while read -r tag key value unit; do
   printf '  %-28s %12s %s\n' "$key" "$value" "$unit"
 done < <("$build/bench/bench_startup" "$bin" 20)
 
+# --- 5. parallelism search -------------------------------------------------------------------
+echo "== bench_search"
+while read -r tag key value unit; do
+  [ "$tag" = RESULT ] || continue
+  R[$key]=$value
+  printf '  %-34s %12s %s\n' "$key" "$value" "$unit"
+done < <("$build/bench/bench_search" "${core_args[@]}")
+
 # --- the table ----------------------------------------------------------------------------
 cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 pass() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {ok = (op == ">=") ? v >= t : v < t; print ok ? "yes" : "NO"}'; }
@@ -260,6 +270,14 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| app_handle GET /healthz (routing floor) | ${R[app_healthz_ns]} ns |"
   echo "| app_handle GET /solve/single_node | ${R[app_solve_get_ns]} ns |"
   echo "| app_handle POST /solve | ${R[app_solve_post_ns]} ns |"
+  echo
+  echo "| parallelism, exhaustive, Llama-3-70B (bench_search) | one search | configurations/s |"
+  echo "|---|---|---|"
+  for key in "${!R[@]}"; do
+    case $key in search_*_ms) echo "${key%_ms}" ;; esac
+  done | sort | while read -r key; do
+    echo "| ${key#search_} | ${R[${key}_ms]} ms | $(k "${R[${key}_cps]}") |"
+  done
   echo
   echo "| start-up | value |"
   echo "|---|---|"
