@@ -298,7 +298,8 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
     if (resp->content_encoding && resp->status == 200)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, resp->content_encoding);
     if (encodable_route(resp->route) && (resp->status == 200 || resp->status == 304))
-        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, resp->route == R_ROOT ? "Accept, Accept-Encoding"
+                                                                                : "Accept-Encoding");
     if (resp->csp) {
         MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
         MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");

@@ -221,6 +221,21 @@ Test(caching, streamed_sweeps_are_gzipped_on_the_fly)
     }
 }
 
+/* "/" is the page or the JSON index by Accept, and may come gzip-encoded: caches key on both. */
+Test(caching, root_varies_on_accept_and_encoding)
+{
+    http_resp r;
+    cr_assert_eq(get_with("/", "Accept: text/html", "Accept-Encoding: gzip", &r), 200);
+    cr_assert(strstr(r.headers, "Vary: Accept, Accept-Encoding"), "%s", r.headers);
+    char enc[32];
+    cr_assert(http_header(&r, "Content-Encoding", enc, sizeof enc));
+    cr_assert_str_eq(enc, "gzip");
+    http_free(&r);
+    cr_assert_eq(get_with("/", NULL, NULL, &r), 200);
+    cr_assert(strstr(r.headers, "Vary: Accept, Accept-Encoding"), "%s", r.headers);
+    http_free(&r);
+}
+
 Test(caching, problems_are_never_encoded_or_cached)
 {
     http_resp r;
