@@ -120,7 +120,9 @@ static void prune(const solver_inputs *in, double *ratio, double *accuracy, doub
     *ratio = s < 1.0 ? 1.0 / (1.0 - s) : FULLY_PRUNED_RATIO;
     *accuracy = s <= PRUNING_ACCURACY_THRESHOLD ? PRUNING_MILD_DELTA
                                                 : -PRUNING_STEEP_COEFFICIENT * exp(s * PRUNING_STEEP_EXPONENT);
-    switch (in_enum(in, I_SPARSITY_TYPE)) {
+    /* Upstream compares the strings as written: "Structured" is neither
+     * "structured" nor "n_m" (no speed-up). */
+    switch (in_enum_respelled(in, I_SPARSITY_TYPE) ? SP_UNSTRUCTURED : in_enum(in, I_SPARSITY_TYPE)) {
     case SP_STRUCTURED:
         *speedup = *ratio;
         break;
@@ -140,7 +142,8 @@ static int run_compression(const solver_inputs *in, solver_outputs *out, solver_
     if (workload_size_bytes(in_model(in, I_MODEL), BASELINE_BYTES, &original, err) != 0)
         return -1;
     double ratio = 1.0, accuracy = 0.0, speedup = 1.0;
-    switch (in_enum(in, I_METHOD)) {
+    /* "Quantization" is not upstream's "quantization": the no-op branch. */
+    switch (in_enum_respelled(in, I_METHOD) ? M_DISTILLATION : in_enum(in, I_METHOD)) {
     case M_QUANTIZATION:
         if (!(hw->peak_flops > 0) || !(hw->mem_bandwidth > 0))
             return solver_fail(err, "hardware",

@@ -60,13 +60,19 @@ static int run_efficiency(const solver_inputs *in, solver_outputs *out, solver_e
     (void)err;
     const hw_node *hw = in_hw(in, I_HARDWARE);
     const double efficiency = in_num(in, I_EFFICIENCY);
-    const hw_precision_flops *pf = hw_find_precision(hw, PRECISION_KEYS[in_enum(in, I_PRECISION)]);
+    /* Upstream compares and looks up the strings as written, unresolved:
+     * "FP8" finds no precision entry (the default peak) and "FFN" is not
+     * "ffn" (the else-branch, as "other"). */
+    const hw_precision_flops *pf = in_enum_respelled(in, I_PRECISION)
+                                       ? NULL
+                                       : hw_find_precision(hw, PRECISION_KEYS[in_enum(in, I_PRECISION)]);
     const double peak = pf ? pf->flops : hw->peak_flops;
+    const int type = in_enum_respelled(in, I_WORKLOAD_TYPE) ? WT_OTHER : in_enum(in, I_WORKLOAD_TYPE);
 
     /* Each range scales linearly with the efficiency relative to 0.5. */
     const double scale = efficiency / MFU_REFERENCE_EFFICIENCY;
     double eta;
-    switch (in_enum(in, I_WORKLOAD_TYPE)) {
+    switch (type) {
     case WT_ATTENTION:
         /* Standard attention is memory-bound on its O(S^2) reads. */
         eta = in_bool(in, I_FLASH) ? fmin(MFU_FLASH_ATTENTION * scale, MFU_FLASH_ATTENTION_CAP) : MFU_LOW * scale;

@@ -64,8 +64,11 @@ static int run_network_roofline(const solver_inputs *in, solver_outputs *out, so
         return solver_fail(err, "model", "NetworkRooflineModel requires a workload with a parameter count.");
 
     /* 1-2. Fleet peak for this precision (the default peak if the accelerator
-     *      lists no rate for it) and the bisection bandwidth. */
-    const hw_precision_flops *pf = hw_find_precision(acc, PRECISION_KEYS[prec]);
+     *      lists no rate for it) and the bisection bandwidth. Upstream looks
+     *      the precision up as written, before resolve_precision lower-cases
+     *      it: "FP8" finds no entry and takes the default peak. */
+    const hw_precision_flops *pf =
+        in_enum_respelled(in, I_PRECISION) ? NULL : hw_find_precision(acc, PRECISION_KEYS[prec]);
     double fleet_peak = (pf ? pf->flops : acc->peak_flops) * fleet_total_accelerators(fleet);
     double bisection = comm_fabric_bw(&fleet->fabric);
     if (!(fleet_peak > 0) || !(bisection > 0))

@@ -149,6 +149,7 @@ typedef struct {
                            SI value of one of that unit ("1 EFLOP": 1e18); 0 otherwise */
     unsigned char ref_kind; /* IN_REF: the record_kind `ref` points to */
     int enum_index;     /* IN_ENUM: index into enum_values */
+    bool enum_respelled; /* IN_ENUM: the client wrote the value in another case ("FP8") */
     double num;         /* IN_NUMBER, IN_QUANTITY (SI), IN_INTEGER, IN_BOOLEAN (0/1) */
     const void *ref;    /* IN_REF: the record (catalog-owned or request-owned) */
     const input_item *items; /* IN_LIST */
@@ -168,6 +169,10 @@ static inline double in_num(const solver_inputs *in, int i) { return in->v[i].nu
 static inline int in_int(const solver_inputs *in, int i) { return (int)in->v[i].num; }
 static inline bool in_bool(const solver_inputs *in, int i) { return in->v[i].num != 0; }
 static inline int in_enum(const solver_inputs *in, int i) { return in->v[i].enum_index; }
+/* The enum value was written in another case than listed ("FP8" for fp8).
+ * Enums match in any case; the few solvers whose upstream compares or looks
+ * up the string as written (no lower-casing) use this to do the same. */
+static inline bool in_enum_respelled(const solver_inputs *in, int i) { return in->v[i].enum_respelled; }
 /* Given (or defaulted) and not null. */
 static inline bool in_has(const solver_inputs *in, int i) { return in->v[i].present && !in->v[i].is_null; }
 static inline bool in_is_null(const solver_inputs *in, int i) { return in->v[i].is_null; }

@@ -64,7 +64,8 @@ static int run_weight_streaming(const solver_inputs *in, solver_outputs *out, so
     int prec = in_enum(in, I_PRECISION);
     double b = precision_bytes(prec), s = in_num(in, I_SEQ_LEN), batch = in_num(in, I_BATCH);
     double rate = llm_peak_flops(hw, prec) * in_num(in, I_EFFICIENCY);
-    bool prefill = in_enum(in, I_PHASE) == PHASE_PREFILL;
+    /* Upstream tests phase == "prefill" as written: "Prefill" decodes. */
+    bool prefill = in_enum(in, I_PHASE) == PHASE_PREFILL && !in_enum_respelled(in, I_PHASE);
     attn_dims d = llm_attn_dims(m);
     double layers = m->layers;
 

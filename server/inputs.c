@@ -68,6 +68,7 @@ static int parse_enum(const input_desc *d, const json_t *j, input_value *v, cons
     for (int i = 0; d->enum_values[i]; i++) {
         if (strcasecmp(s, d->enum_values[i]) == 0) {
             v->enum_index = i;
+            v->enum_respelled = strcmp(s, d->enum_values[i]) != 0;
             return 0;
         }
     }

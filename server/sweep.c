@@ -57,6 +57,7 @@ typedef struct {
     double unit_scale;    /* IN_QUANTITY: as input_value.unit_scale */
     bool is_null;         /* a nullable input swept through null */
     int enum_index;
+    bool enum_respelled;  /* as input_value.enum_respelled */
     unsigned char ref_kind;
     const void *ref;      /* catalog record, or one in the sweep's store */
     const input_item *items;
@@ -373,7 +374,8 @@ static int fill_axis(sweep_stream *st, size_t i, const json_t *inputs, api_error
             return -1;
         ax->vals[k] = (axis_value){.num = tmp.num, .was_int = tmp.num_was_int, .unit_scale = tmp.unit_scale,
                                    .is_null = tmp.is_null,
-                                   .enum_index = tmp.enum_index, .ref_kind = tmp.ref_kind, .ref = tmp.ref,
+                                   .enum_index = tmp.enum_index, .enum_respelled = tmp.enum_respelled,
+                                   .ref_kind = tmp.ref_kind, .ref = tmp.ref,
                                    .items = tmp.items, .n_items = tmp.n_items};
     }
     if (ax->member)
@@ -920,6 +922,7 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
             v->unit_scale = src->unit_scale;
             v->is_null = src->is_null;
             v->enum_index = src->enum_index;
+            v->enum_respelled = src->enum_respelled;
             v->ref_kind = src->ref_kind;
             v->ref = src->ref;
             v->items = src->items;

@@ -247,6 +247,28 @@ Test(compression, distillation_changes_nothing)
     expect_num("inference_speedup", 1.0);
 }
 
+Test(compression, respelled_strings_take_upstreams_else_branch)
+{
+    /* CompressionModel compares method and sparsity_type with == as written:
+     * "Quantization" is the no-op branch (ratio 1, delta 0), and "Structured"
+     * pruning at 0.75 keeps its ratio 4 and delta but gives no speed-up. */
+    hw_node h = mk_hw();
+    model_t m = llm();
+    compress(&m, &h, "quantization", 4, 0.0, "unstructured");
+    slot("method")->enum_respelled = true;
+    solve_ok();
+    expect_num("compression_ratio", 1.0);
+    expect_num("estimated_accuracy_delta", 0.0);
+    expect_num("compressed_size", 4e9);
+    expect_num("inference_speedup", 1.0);
+    compress(&m, &h, "pruning", 8, 0.75, "structured");
+    slot("sparsity_type")->enum_respelled = true;
+    solve_ok();
+    expect_num("compression_ratio", 4.0);
+    expect_num("estimated_accuracy_delta", -0.01 * exp(1.5));
+    expect_num("inference_speedup", 1.0);
+}
+
 Test(compression, validation_messages)
 {
     hw_node h = mk_hw();
@@ -370,6 +392,25 @@ Test(efficiency, peak_at_the_precision)
     efficiency(&h, "conv", false, "fp8", 0.2);
     expect_num("peak_flops", 1e14);
     cr_expect_eq(OUT.n_warnings, 0);
+}
+
+Test(efficiency, respelled_strings_as_upstream)
+{
+    /* EfficiencyModel looks precision up as written ("FP8" is no key of the
+     * table: the default 1e14 peak, not the fp8 2e14) and compares
+     * workload_type with == ("FFN" is not "ffn": the else-branch 0.3 x 1). */
+    hw_node h = mk_hw();
+    add_precision(&h, "fp8", 2e14);
+    efficiency(&h, "ffn", false, "fp8", 0.5);
+    expect_num("peak_flops", 2e14);
+    slot("precision")->enum_respelled = true;
+    solve_ok();
+    expect_num("peak_flops", 1e14);
+    expect_num("mfu", 0.5);
+    slot("workload_type")->enum_respelled = true;
+    solve_ok();
+    expect_num("mfu", 0.3);
+    expect_num("achievable_flops", 3e13);
 }
 
 Test(efficiency, efficiency_outside_zero_one)

@@ -502,6 +502,18 @@ Test(weight_streaming, decode_is_injection_bound)
     cr_expect(flag("feasible"));
 }
 
+Test(weight_streaming, respelled_prefill_decodes)
+{
+    /* Upstream tests phase == "prefill" as written: "Prefill" takes the decode
+     * branch (2*1e8*4 / 5e13 s = 0.016 ms + 0.01 ms, as decode_is_injection_bound). */
+    ws_base();
+    set_enum("phase", "prefill");
+    slot("phase")->enum_respelled = true;
+    solve_ok();
+    expect_num("layer_compute_time", 0.026);
+    expect_num("throughput", 4 / (10 * 2e8 / 1.2e12));
+}
+
 Test(weight_streaming, efficiency_unbounded_but_not_zero)
 {
     /* Upstream validates no input; only the 0 it divides by fails. */

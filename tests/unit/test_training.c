@@ -503,6 +503,25 @@ Test(network_roofline, compute_bound_with_a_precision_rate)
     expect_num("hfu", 0.55);
 }
 
+Test(network_roofline, respelled_precision_misses_the_table)
+{
+    /* Upstream looks "FP8" up as written before resolve_precision: no key, so
+     * the default 100 TFLOP/s per Acc (fleet 3.2e15, derated 1.6e15), while the
+     * bytes are fp8's 1: sync 2e9 B over 1e16 / 2 B/s = 0.4 us; 6e9 flop -> 3.75 us. */
+    network_roofline_base();
+    FLEET.node.accelerator.n_precisions = 1;
+    snprintf(FLEET.node.accelerator.precisions[0].name, sizeof FLEET.node.accelerator.precisions[0].name, "fp8");
+    FLEET.node.accelerator.precisions[0].flops = 2e14;
+    FLEET.fabric.bandwidth = 1e16;
+    set_enum("precision", "fp8");
+    slot("precision")->enum_respelled = true;
+    solve_ok();
+    expect_num("peak_flops_actual", 1600.0);
+    expect_num("latency", 3.75e-3);
+    expect_num("memory_footprint", 2e9);
+    expect_num("mfu", 0.5);
+}
+
 Test(network_roofline, needs_a_parameter_count)
 {
     network_roofline_base();
