@@ -41,7 +41,8 @@ static const input_desc INPUTS[I_N] = {
     [I_METHOD] = {.name = "method", .kind = IN_ENUM, .has_default = true, .def_str = "quantization",
                   .enum_values = METHODS,
                   .description = "quantization (to target_bitwidth), pruning (to sparsity), or distillation "
-                                 "(no size model: ratio 1, as mlsysim does for any other method)"},
+                                 "(no size model: ratio 1, as mlsysim does for any other method, and for a method "
+                                 "spelled in another case)"},
     [I_BITS] = {.name = "target_bitwidth", .kind = IN_INTEGER, .has_default = true, .def_num = 8,
                 .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1024,
                 .description = "Bits per weight after quantization (8 for INT8/FP8, 4 for INT4)"},
@@ -51,7 +52,8 @@ static const input_desc INPUTS[I_N] = {
     [I_SPARSITY_TYPE] = {.name = "sparsity_type", .kind = IN_ENUM, .has_default = true, .def_str = "unstructured",
                          .enum_values = SPARSITY_TYPES,
                          .description = "Pruning pattern: unstructured (storage only), structured (rows and "
-                                        "columns: compute too), n_m (2:4, a 2x speed-up at 50 %)"},
+                                        "columns: compute too), n_m (2:4, a 2x speed-up at 50 %); as in mlsysim, a "
+                                        "value spelled in another case gives no speed-up"},
 };
 
 enum { O_ORIGINAL, O_COMPRESSED, O_RATIO, O_ACCURACY, O_SAVINGS, O_SPEEDUP, O_N };

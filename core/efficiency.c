@@ -30,13 +30,15 @@ static const input_desc INPUTS[I_N] = {
                     .description = "Accelerator whose peak rate at `precision` is the 100 %"},
     [I_WORKLOAD_TYPE] = {.name = "workload_type", .kind = IN_ENUM, .has_default = true, .def_str = "ffn",
                          .enum_values = WORKLOAD_TYPES,
-                         .description = "Dominant kernel family: attention, ffn (dense GEMM), conv, or other"},
+                         .description = "Dominant kernel family: attention, ffn (dense GEMM), conv, or other; as in mlsysim, a "
+                                        "value spelled in another case (\"FFN\") counts as other"},
     [I_FLASH] = {.name = "use_flash_attention", .kind = IN_BOOLEAN, .has_default = true, .def_num = 0,
                  .description = "FlashAttention kernels (applies to attention only)"},
     [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
                      .enum_values = PRECISION_KEYS,
                      .description = "Numeric format: selects the peak rate (the default peak when the "
-                                    "accelerator lists no rate for it)"},
+                                    "accelerator lists no rate for it, or, as mlsysim looks it up unresolved, "
+                                    "when spelled in another case: \"FP8\")"},
     /* Unbounded, as upstream (no validation): above 1 the caps and the
      * [0, 1] clamp of the MFU still apply. */
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,

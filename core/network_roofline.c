@@ -23,7 +23,8 @@ static const input_desc INPUTS[I_N] = {
                  .description = "Cluster: a catalog id (Research_256) or {node, count, fabric}"},
     [I_PRECISION] = {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",
                      .enum_values = PRECISION_KEYS,
-                     .description = "Numeric format: the accelerators' peak for it and the gradient width"},
+                     .description = "Numeric format: the accelerators' peak for it and the gradient width (mlsysim looks the "
+                                    "peak up as written: \"FP8\" takes the default peak, with fp8's width)"},
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                       .check = CHECK_RANGE, .lo = 1e-9, .hi = 1.0,
                       .description = "Fraction of fleet peak compute achieved"},

@@ -31,7 +31,8 @@ static const input_desc INPUTS[I_N] = {
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                       .description = "Fraction of peak compute achieved"},
     [I_PHASE] = {.name = "phase", .kind = IN_ENUM, .has_default = true, .def_str = "decode", .enum_values = PHASES,
-                 .description = "decode: one token per sequence per step; prefill: all seq_len tokens at once"},
+                 .description = "decode: one token per sequence per step; prefill: all seq_len tokens at once (as "
+                                "mlsysim tests phase == \"prefill\", another spelling decodes)"},
 };
 
 enum { O_FEASIBLE, O_THROUGHPUT, O_BOTTLENECK, O_COMPUTE, O_INJECTION, O_OPT_BATCH, O_UTIL, O_N };
