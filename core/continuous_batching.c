@@ -89,8 +89,10 @@ static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *er
     const double page = in_num(in, I_PAGE), seq = in_num(in, I_SEQ_LEN);
     if (hw->mem_capacity - m->parameters * precision_bytes(in_enum(in, I_PRECISION)) > 0) {
         if (page == 0)
+            /* Newer physics checks the page first; older divides by it. */
             return solver_fail(err, "page_size",
-                               "page_size must not be 0 (mlsysim divides by it: ZeroDivisionError: division by zero)");
+                               "page_size_tokens must be >= 1, got 0 (calc_paged_kv_cache_size; an mlsysim without "
+                               "that check divides by it: ZeroDivisionError: division by zero)");
         if (ceil(seq / page) * page == 0)
             return solver_fail(err, "seq_len",
                                "seq_len %.0f fills no page: one sequence's KV cache is 0 B (mlsysim divides by it: "

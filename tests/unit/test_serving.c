@@ -352,6 +352,7 @@ Test(continuous_batching, rejects_only_what_divides_by_zero)
     cb_base();
     set_num("page_size", 0);
     solve_fails_with("page_size", "ZeroDivisionError: division by zero");
+    solve_fails_with("page_size", "page_size_tokens must be >= 1, got 0");
     cb_base();
     set_num("seq_len", 0);
     solve_fails_with("seq_len", "ZeroDivisionError: float division by zero");
