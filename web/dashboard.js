@@ -13,7 +13,13 @@
  * run (chartReady), while the daemon answers; the catalog lists behind the
  * pickers are fetched after the first answer is drawn (state.firstRender), each
  * kind once. The moment the worked example is drawn is the performance mark
- * "mlsysd:first-render" (tests/browser/first_render.mjs measures it). */
+ * "mlsysd:first-render" (tests/browser/first_render.mjs measures it).
+ *
+ * Two modes (the radio group "Mode"): solve or sweep (POST /solve, or /sweep
+ * when a field holds a list or a range), and find (POST /optimize over the
+ * same axes). The find mode lives in web/find.js, loaded the first time it is
+ * chosen (loadFind()), so the first render neither fetches nor runs it; it
+ * uses this file's top-level helpers (classic scripts share one global scope). */
 'use strict';
 
 const $ = (id) => document.getElementById(id);
@@ -37,6 +43,7 @@ const state = {
   charts: {},           // name -> Chart
   sweep: null,          // last sweep answer
   firstRender: null,    // resolves when the page's first answer is drawn (or its problem shown)
+  mode: 'run',          // 'run' (solve or sweep) or 'find' (POST /optimize, web/find.js)
 };
 let firstRenderDone; // resolves state.firstRender (start() calls it)
 state.firstRender = new Promise((resolve) => { firstRenderDone = resolve; });
@@ -54,6 +61,20 @@ function chartReady() {
     });
   }
   return chartLoading;
+}
+
+/* web/find.js, the find mode: loaded once, when first needed. */
+let findLoading = null;
+function loadFind() {
+  if (!findLoading) {
+    findLoading = new Promise((resolve, reject) => {
+      const s = el('script', {src: '/ui/find.js'});
+      s.addEventListener('load', () => resolve());
+      s.addEventListener('error', () => { findLoading = null; reject(new Error('the find mode (/ui/find.js) did not load')); });
+      document.head.append(s);
+    });
+  }
+  return findLoading;
 }
 
 /* The worked example the page opens on: the seed's question ("Starving the GPU"). */
@@ -267,7 +288,18 @@ function parseValue(inp, s) {
   return s;
 }
 
-/* The request the form describes: {inputs, axes}; a comma-separated value is an axis. */
+/* "start..stop" or "start..stop:step" in a numeric field: a range axis (bounds
+ * in the input's unit or with their own, as the API takes them). */
+const RANGE = /^(.+?)\.\.(.+?)(?::(.+))?$/;
+function parseRange(inp, text) {
+  const m = RANGE.exec(text);
+  if (!m || !(inp.type === 'number' || inp.type === 'integer' || inp.type === 'quantity')) return null;
+  const range = {start: asNumber(m[1].trim()), stop: asNumber(m[2].trim())};
+  range.step = m[3] === undefined ? 1 : asNumber(m[3].trim());
+  return {input: inp.name, range};
+}
+
+/* The request the form describes: {inputs, axes}; a comma-separated value or a range is an axis. */
 function buildRequest() {
   const vals = formValues();
   const inputs = {};
@@ -278,6 +310,8 @@ function buildRequest() {
     if (text === '' && inp.type !== 'boolean') continue;
     if (inp.type === 'list') { inputs[inp.name] = text.split(',').map((s) => s.trim()).filter(Boolean); continue; }
     const sweepable = inp.type !== 'boolean' && inp.type !== 'enum';
+    const range = sweepable ? parseRange(inp, text) : null;
+    if (range) { axes.push(range); continue; }
     const parts = sweepable ? text.split(',').map((s) => s.trim()).filter(Boolean) : [text];
     if (parts.length > 1) { axes.push({input: inp.name, values: parts.map((p) => parseValue(inp, p))}); continue; }
     let value = parseValue(inp, parts[0]);
@@ -307,6 +341,7 @@ function stateToHash() {
   p.set('solver', state.solver.name);
   if (state.edition) p.set('catalog', state.edition);
   for (const [k, v] of Object.entries(formValues())) p.set(k, v);
+  if (state.mode === 'find') for (const [k, v] of Object.entries(findValues())) p.set(k, v);
   const cmp = $('compare').value.trim();
   if (cmp) p.set('compare', cmp);
   return '#' + p.toString();
@@ -405,6 +440,7 @@ async function run() {
   try { body = buildRequest(); } catch (e) { showProblem(e); return; }
   history.replaceState(null, '', stateToHash());
   $('share').href = stateToHash();
+  if (state.mode === 'find') { await runFind(body); return; }
   const sweep = Boolean(body.axes);
   const path = sweep ? '/sweep' : '/solve';
   showCurl(path, body);
@@ -681,11 +717,33 @@ async function fillCompare() {
   try { for (const e of await catalogList('hardware')) dl.append(el('option', {value: e.key, text: e.name})); } catch (e) { /* no hardware kind */ }
 }
 
-function openSolver(name, values, runNow) {
+async function openSolver(name, values, runNow) {
   const s = state.solvers.find((x) => x.name === name) || state.solvers[0];
   clearAnswer();
   renderForm(s, values);
-  return runNow ? run() : Promise.resolve();
+  if (state.mode === 'find') renderFind(s, values);
+  if (runNow) await run();
+}
+
+/* The page in one mode: the radio group, the button's name, the find panel shown or not. */
+function applyMode(mode) {
+  state.mode = mode;
+  for (const r of document.querySelectorAll('input[name="mode"]')) r.checked = r.value === mode;
+  $('run').textContent = mode === 'find' ? 'Find' : 'Run';
+  $('find').hidden = mode !== 'find';
+}
+
+/* Switch between solve-or-sweep and find (loading web/find.js the first time). */
+async function setMode(mode) {
+  if (mode !== 'find') { applyMode('run'); return; }
+  try {
+    await loadFind();
+    applyMode('find');
+    renderFind(state.solver, {});
+  } catch (e) {
+    applyMode('run');
+    showProblem(e);
+  }
 }
 
 async function start() {
@@ -699,7 +757,7 @@ async function start() {
   ed.value = state.edition;
   ed.addEventListener('change', () => {
     state.edition = ed.value;
-    openSolver(state.solver.name, formValues(), false);
+    openSolver(state.solver.name, Object.assign(formValues(), state.mode === 'find' ? findValues() : {}), false);
     fillCompare();
     $('cat-kind').textContent = '';
     if (!$('view-catalog').hidden) showCatalog().catch(showProblem);
@@ -721,8 +779,13 @@ async function start() {
   $('tab-catalog').addEventListener('click', () => showView('catalog'));
   $('cat-kind').addEventListener('change', () => { catView.picked = []; catView.sort = 'key'; showCatalog(); });
   $('cat-filter').addEventListener('input', () => showCatalog());
+  for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener('change', () => setMode(r.value));
   fillCompare();
   try {
+    if (initial.mode === 'find') {
+      await loadFind();
+      applyMode('find');
+    }
     await openSolver(initial.solver, initial, true);
   } finally {
     performance.mark('mlsysd:first-render');

@@ -5,7 +5,7 @@
 // Screenshots go to tests/browser/artifacts/. Run by tests/browser/run.sh.
 import {after, before, test} from 'node:test';
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
+import {execFileSync, spawn} from 'node:child_process';
 import {mkdirSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -144,6 +144,7 @@ test('first load shows the worked example: pipeline bars and the roofline, drawn
   assert.ok(onWire < TRANSFER_BUDGET, `first visit transfers ${onWire} bytes on the wire, budget ${TRANSFER_BUDGET}: ` +
     [...wire.entries()].map(([id, b]) => (urls.get(id) || id).replace(base, '') + ' ' + b).join(', '));
   assert.ok(perf.transfer < TRANSFER_BUDGET, `first visit transfers ${perf.transfer} bytes (Resource Timing), budget ${TRANSFER_BUDGET}`);
+  assert.ok(![...urls.values()].some((u) => u.endsWith('/ui/find.js')), 'the find mode is not fetched by the first visit');
   // the browser accepts gzip: the dashboard's files and the larger answers come compressed
   for (const f of ['/ui/chart.min.js', '/ui/dashboard.js', '/ui/dashboard.css', '/solvers', '/catalog/hardware?catalog=current'])
     assert.equal(encoding.get(f), 'gzip', `${f} sent gzip-encoded (${[...encoding].map((e) => e.join(' ')).join(', ')})`);
@@ -246,6 +247,89 @@ test('a sweep: one chart point per row, crossovers marked, log axis over decades
   const marks2 = ch2.datasets.find((d) => d.role === 'crossover');
   assert.equal(marks2.data.length, 1, 'H100 turns from Memory- to Compute-bound between batch 1 and 32');
   await shot('05-sweep-log');
+});
+
+test('find: the largest batch with latency <= 10 ms equals POST /optimize\'s answer; its curl command reproduces it', async () => {
+  const {outputs} = await getJSON(base + '/solvers/single_node');
+  await openSolver('single_node');
+  await fill('model', 'ResNet50');
+  await fill('hardware', 'A100');
+  await fill('precision', 'fp16');
+  await fill('batch_size', '1..4096');
+  await page.$eval('#compare', (e) => { e.value = ''; });
+  await page.click('input[name="mode"][value="find"]');
+  await page.waitForSelector('#find-target');
+  assert.equal(await page.$eval('#run', (e) => e.textContent), 'Find');
+  // two constraints: a number with the output's unit shown, and a boolean compared with == / != only
+  for (const [i, output, op, bound] of [[1, 'latency', '<=', '10'], [2, 'feasible', '==', 'true']]) {
+    await page.click('#find-add');
+    const row = `#find-constraints li:nth-child(${i})`;
+    await page.waitForSelector(row);
+    await page.select(row + ' .c-output', output);
+    const ops = await page.$$eval(row + ' .c-op option', (o) => o.map((x) => x.value));
+    const o = outputs.find((x) => x.name === output);
+    if (o.type === 'boolean') {
+      assert.deepEqual(ops, ['==', '!=']);
+      await page.select(row + ' .c-value', bound);
+    } else {
+      assert.deepEqual(ops, ['<=', '<', '>=', '>', '==', '!=']);
+      assert.equal(await page.$eval(row + ' .unit', (e) => e.textContent), o.unit);
+      await page.type(row + ' .c-value', bound);
+    }
+    await page.select(row + ' .c-op', op);
+    assert.equal(await page.$eval(row + ' .c-value', (e) => e.getAttribute('aria-label')), `constraint ${i}: bound`);
+  }
+  await page.select('#find-dir', 'maximize');
+  await page.select('#find-target', 'batch_size');
+  await page.$eval('#find-k', (e) => { e.value = ''; });
+  await page.type('#find-k', '3');
+  await submitAndWait('#find-point');
+  assert.equal(await page.$('#problem:not([hidden])'), null, 'no problem shown');
+  const api = await getJSON(base + '/optimize', {solver: 'single_node', catalog: 'current', inputs: {model: 'ResNet50', hardware: 'A100', precision: 'fp16'},
+    axes: [{input: 'batch_size', range: {start: 1, stop: 4096, step: 1}}],
+    constraints: [{output: 'latency', '<=': 10}, {output: 'feasible', '==': true}], objective: {maximize: 'batch_size'}, top_k: 3});
+  assert.ok(api.best && api.runners_up.length === 2, 'the API finds a best batch and two runners-up');
+  const best = await page.$eval('#find-point tr[data-input="batch_size"] td.value', (e) => JSON.parse(e.dataset.value));
+  assert.equal(best, api.best.point.batch_size);
+  // the runners-up table: the best (rank 1) and each runner-up with its batch size
+  const ranks = await page.$$eval('#find-runners tbody tr', (rs) => rs.map((r) => [Number(r.dataset.rank), JSON.parse(r.cells[1].dataset.value)]));
+  assert.deepEqual(ranks, [api.best, ...api.runners_up].map((r) => [r.rank, r.point.batch_size]));
+  assert.equal(ranks.filter(([rank]) => rank > 1).length, api.runners_up.length);
+  // the search's figures, the method, and the constraint that binds at the optimum
+  const dd = (k) => page.$eval(`#find-summary dd[data-key="${k}"]`, (e) => e.textContent);
+  assert.equal(await dd('evaluated'), String(api.evaluated));
+  assert.equal(await dd('feasible'), String(api.feasible));
+  assert.ok((await dd('method')).startsWith(api.method + ' '), await dd('method'));
+  assert.deepEqual(api.best.binding.map((b) => b.output), ['latency']);
+  assert.match(await dd('binding'), /^latency <= 10 ms \(/);
+  assert.deepEqual(await page.$$eval('#find-at-best tr.binds', (r) => r.map((x) => x.dataset.output)), ['latency']);
+  // the best point's full answer, with units
+  const lat = await page.$eval('#result-table tr[data-output="latency"]', (tr) => ({v: JSON.parse(tr.querySelector('td.value').dataset.value), unit: tr.querySelector('td.unit').textContent}));
+  assert.deepEqual(lat, {v: api.best.answer.result.latency, unit: api.best.answer.units.latency});
+  // the curl command shown answers the same, byte for byte as JSON
+  const curl = await page.$eval('#curl', (e) => e.textContent);
+  assert.match(curl, /^curl -s -X POST '.*\/optimize' /);
+  assert.deepEqual(JSON.parse(execFileSync('sh', ['-c', curl], {encoding: 'utf8'})), api);
+  await shot('10-find');
+  // the state is in the URL: a new page opened on it finds the same
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /mode=find/);
+  const p2 = await browser.newPage();
+  p2.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await p2.goto(base + '/' + hash, {waitUntil: 'load'});
+  await p2.waitForSelector('#find-point');
+  assert.equal(await p2.$eval('#find-point tr[data-input="batch_size"] td.value', (e) => JSON.parse(e.dataset.value)), best);
+  assert.equal(await p2.$$eval('#find-runners tbody tr', (r) => r.length), ranks.length);
+  await p2.close();
+  // a bound of the wrong dimension: the API's problem shown, the bound marked
+  const first = '#find-constraints li:nth-child(1) .c-value';
+  await page.$eval(first, (e) => { e.value = ''; });
+  await page.type(first, '5 GB');
+  await submitAndWait('#find-point');
+  assert.match(await page.$eval('#problem', (e) => e.textContent), /constraints\[0\]\.<=/);
+  assert.equal(await page.$eval(first, (e) => e.getAttribute('aria-invalid')), 'true');
+  await page.click('input[name="mode"][value="run"]');
+  await page.waitForSelector('#find', {hidden: true});
 });
 
 test('a bad input shows the problem and marks the field', async () => {
@@ -359,8 +443,8 @@ test('on a phone-sized screen the form and answer stay in one column', async () 
 });
 
 test('no console errors and no request left the daemon\'s origin', () => {
-  // the one error response on purpose is the bad input's 400; the browser logs it as a console error
-  assert.deepEqual(failed, ['POST /solve 400']);
+  // the error responses on purpose are the bad inputs' 400s; the browser logs them as console errors
+  assert.deepEqual(failed, ['POST /optimize 400', 'POST /solve 400']);
   assert.deepEqual(consoleErrors.filter((m) => !/status of 400/.test(m)), []);
   assert.deepEqual(foreign, []);
 });
