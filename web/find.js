@@ -181,7 +181,7 @@ function showFindProblem(e) {
 }
 
 const show = (v) => (v === null || v === undefined ? '—' : typeof v === 'number' ? fmtNum(v) : typeof v === 'object' ? JSON.stringify(v) : String(v));
-const cell = (v, attrs) => el('td', Object.assign({class: typeof v === 'number' ? 'value' : '', 'data-value': JSON.stringify(v), text: show(v)}, attrs || {}));
+const cell = (v, attrs) => el('td', Object.assign({class: 'value', 'data-value': JSON.stringify(v), text: show(v)}, attrs || {}));
 const pointText = (p) => Object.entries(p || {}).map(([k, v]) => k + '=' + show(v)).join(', ');
 
 /* The search's figures, the constraints at the best point (those that bind

@@ -332,6 +332,47 @@ test('find: the largest batch with latency <= 10 ms equals POST /optimize\'s ans
   await page.waitForSelector('#find', {hidden: true});
 });
 
+test('find over a catalog-id axis and a range, by keyboard: the most throughput under 20 ms equals /optimize\'s top 3', async () => {
+  await openSolver('single_node');
+  await fill('model', 'Llama3_8B');
+  await fill('hardware', 'A100,H100,MI300X');
+  await fill('batch_size', '1..256');
+  // the mode and the constraints by keyboard: arrows in the radio group, Enter on the button
+  await page.focus('input[name="mode"][value="run"]');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('#find:not([hidden]) #find-target');
+  for (const [output, op, bound] of [['latency', '<=', '20 ms'], ['feasible', '==', 'true']]) {
+    await page.focus('#find-add');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement.className), 'c-output', 'the new row\'s output has the focus');
+    const row = '#find-constraints li:last-child';
+    await page.select(row + ' .c-output', output);
+    await page.select(row + ' .c-op', op);
+    if (bound === 'true') await page.select(row + ' .c-value', bound);
+    else await page.type(row + ' .c-value', bound);
+  }
+  await page.select('#find-target', 'throughput');
+  await page.$eval('#find-k', (e) => { e.value = '3'; });
+  await submitAndWait('#find-point');
+  assert.equal(await page.$('#problem:not([hidden])'), null, 'no problem shown');
+  const api = await getJSON(base + '/optimize', {solver: 'single_node', catalog: 'current', inputs: {model: 'Llama3_8B'},
+    axes: [{input: 'hardware', values: ['A100', 'H100', 'MI300X']}, {input: 'batch_size', range: {start: 1, stop: 256, step: 1}}],
+    constraints: [{output: 'latency', '<=': '20 ms'}, {output: 'feasible', '==': true}], objective: {maximize: 'throughput'}, top_k: 3});
+  assert.equal(api.method, 'exhaustive');
+  assert.equal(api.evaluated, 3 * 256);
+  // rank, hardware, batch_size, throughput: the page's top 3 rows are the API's
+  const rows = await page.$$eval('#find-runners tbody tr', (rs) => rs.map((r) => [...r.cells].slice(0, 4).map((c) => JSON.parse(c.dataset.value))));
+  assert.deepEqual(rows, [api.best, ...api.runners_up].map((r) => [r.rank, r.point.hardware, r.point.batch_size, r.objective]));
+  assert.equal(await page.$eval('#find-point tr[data-input="hardware"] td.value', (e) => JSON.parse(e.dataset.value)), api.best.point.hardware);
+  assert.equal(await page.$eval('#find-point tr[data-objective="throughput"] td.value', (e) => JSON.parse(e.dataset.value)), api.best.objective);
+  assert.ok((await page.$eval('#find-summary dd[data-key="method"]', (e) => e.textContent)).startsWith('exhaustive ('));
+  await shot('11-find-catalog-axis');
+  await page.focus('input[name="mode"][value="find"]');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForSelector('#find', {hidden: true});
+  assert.equal(await page.$eval('#run', (e) => e.textContent), 'Run');
+});
+
 test('a bad input shows the problem and marks the field', async () => {
   await fill('hardware', 'A100');
   await fill('batch_size', '0');
