@@ -126,9 +126,9 @@ function renderFind(solver, values) {
       el('label', {for: 'find-dir', text: 'Objective'}), dir, target,
       el('label', {for: 'find-k', text: 'Top'}), k,
       el('label', {for: 'find-method', text: 'Method'}), method),
-    el('p', {class: 'hint', text: 'The search space is the fields holding a list or a range. Method auto bisects where ' +
-      'the API has a single axis that is the objective and every constraint on record as monotone along it, ' +
-      'and searches every point otherwise.'}));
+    el('p', {class: 'hint', text: 'The search space is the fields holding a list or a range. Method auto bisects when ' +
+      'the space is one axis, the objective is that axis and every constraint is on record as monotone along it; ' +
+      'otherwise it evaluates every point.'}));
 }
 
 /* The panel's state for the URL. */
