@@ -103,6 +103,7 @@ static int run_sensitivity(const solver_inputs *in, solver_outputs *out, solver_
 
     /* The perturbed runs repeat the baseline's warnings and trace: keep them out. */
     solver_outputs scratch;
+    scratch.quiet = true;
     int binding = 0;
     double s[P_N];
     for (int p = 0; p < P_N; p++) {
@@ -110,7 +111,6 @@ static int run_sensitivity(const solver_inputs *in, solver_outputs *out, solver_
         perturb(hw, p, k, &changed);
         q.hw = &changed;
         roofline_result r;
-        scratch.n_warnings = scratch.n_trace = 0;
         if (roofline_run(&q, &r, &scratch, err) != 0)
             return -1;
         s[p] = t0 > 0 ? (r.latency * 1e3 - t0) / t0 : 0.0;
