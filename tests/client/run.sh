@@ -22,6 +22,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -x "$binary" ] || { echo "client: no daemon binary at $binary (build first, or --binary)"; exit 1; }
+binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary") # the script changes directory below
 command -v npm >/dev/null && command -v node >/dev/null || { echo "client: node and npm are not installed"; exit 77; }
 command -v curl >/dev/null || { echo "client: curl is required"; exit 1; }
 cd "$here" || exit 1
