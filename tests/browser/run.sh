@@ -11,26 +11,15 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-binary=$root/build/mlsysd
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary) binary=$2; shift ;;
-    *) echo "usage: $0 [--binary PATH]" >&2; exit 2 ;;
-  esac
-  shift
-done
-[ -x "$binary" ] || { echo "browser: no daemon binary at $binary (build first, or --binary)"; exit 1; }
-binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+# shellcheck source=../lib/stage.sh
+. "$root/tests/lib/stage.sh"
+stage_binary browser "$@" || exit $?
 if ! "$root/scripts/deps.sh" browser; then
   echo "chromium, node or npm could not be installed from Debian"; exit 77
 fi
 chromium=$(command -v chromium) || { echo "no chromium after installing it"; exit 77; }
 cd "$here" || exit 1
-# npm ci installs exactly package-lock.json; skipped when node_modules was installed from this lock
-if ! cmp -s package-lock.json node_modules/.mlsysd-lock 2>/dev/null; then
-  npm ci --no-audit --no-fund --loglevel=error || { echo "browser: npm ci failed"; exit 1; }
-  cp package-lock.json node_modules/.mlsysd-lock
-fi
+npm_ci_once "$here" || { echo "browser: npm ci failed"; exit 1; }
 rm -rf artifacts
 MLSYSD_BINARY=$binary CHROMIUM=$chromium DBUS_SESSION_BUS_ADDRESS=disabled: \
   node --test --test-concurrency=1 dashboard.test.mjs

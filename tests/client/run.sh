@@ -13,23 +13,13 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-binary=$root/build/mlsysd
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary) binary=$2; shift ;;
-    *) echo "usage: $0 [--binary PATH]" >&2; exit 2 ;;
-  esac
-  shift
-done
-[ -x "$binary" ] || { echo "client: no daemon binary at $binary (build first, or --binary)"; exit 1; }
-binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary") # the script changes directory below
+# shellcheck source=../lib/stage.sh
+. "$root/tests/lib/stage.sh"
+stage_binary client "$@" || exit $?
 command -v npm >/dev/null && command -v node >/dev/null || { echo "client: node and npm are not installed"; exit 77; }
 command -v curl >/dev/null || { echo "client: curl is required"; exit 1; }
 cd "$here" || exit 1
-if ! cmp -s package-lock.json node_modules/.mlsysd-lock 2>/dev/null; then
-  npm ci --no-audit --no-fund --loglevel=error || { echo "client: npm ci failed (registry unreachable?)"; exit 77; }
-  cp package-lock.json node_modules/.mlsysd-lock
-fi
+npm_ci_once "$here" || { echo "client: npm ci failed (registry unreachable?)"; exit 77; }
 bin=$here/node_modules/.bin
 
 work=$(mktemp -d)

@@ -13,18 +13,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-binary=$root/build/mlsysd
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --binary) binary=$2; shift ;;
-    *) echo "usage: $0 [--binary PATH]" >&2; exit 2 ;;
-  esac
-  shift
-done
+# shellcheck source=../../tests/lib/stage.sh
+. "$root/tests/lib/stage.sh"
+stage_binary lint "$@" || exit $?
 for tool in node npm curl; do
   command -v "$tool" >/dev/null || { echo "lint: $tool is not installed (scripts/deps.sh test)" >&2; exit 2; }
 done
-[ -x "$binary" ] || { echo "lint: no daemon binary at $binary (build first, or --binary)" >&2; exit 2; }
 
 redocly=$here/node_modules/.bin/redocly
 want=$(node -p "require('$here/package-lock.json').packages['node_modules/@redocly/cli'].version")
