@@ -83,9 +83,7 @@ static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *er
      * only past the memory-wall return, the sequence by the page size and
      * the KV budget by one sequence's pages. */
     if (in_num(in, I_EFFICIENCY) == 0)
-        return solver_fail(err, "efficiency",
-                           "efficiency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division by "
-                           "zero)");
+        return solver_fail_divides_by_zero(err, "efficiency");
     const double page = in_num(in, I_PAGE), seq = in_num(in, I_SEQ_LEN);
     if (hw->mem_capacity - m->parameters * precision_bytes(in_enum(in, I_PRECISION)) > 0) {
         if (page == 0)

@@ -105,7 +105,7 @@ static int shard_local_step(const distributed_query *q, double dp, double local,
     r->node.latency = ops / (q->tp * q->pp * q->ep) / (peak * q->efficiency) + r->node.overhead;
     const training_memory_query mq = {
         .model = m, .batch_size = q->batch_size, .seq_len = q->seq_len,
-        .bytes_per_element = precision_bytes(q->precision), .optimizer_bytes = 12.0,
+        .bytes_per_element = precision_bytes(q->precision), .optimizer_bytes = TRAINING_ADAM_BYTES,
         .checkpointing = q->activation_recomputation ? ACT_FULL : ACT_NONE, .tp = q->tp, .pp = q->pp, .dp = dp,
         .ep = q->ep, .zero_stage = q->zero_stage, .grad_accum_steps = q->microbatches,
         .trainable_fraction = q->is_lora ? 0.01 : 1.0, .buffer_fraction = TRAINING_BUFFER_FRACTION};
@@ -239,22 +239,18 @@ enum {
     I_STEP_MODEL, I_N
 };
 
-#define DEGREE(nm, desc) \
-    {.name = nm, .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_AT_LEAST, .lo = 1, \
-     .lo_is_int = true, .int_max = 1e9, .description = desc}
-
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to train (Llama3_70B, GPT3, Mixtral_8x7B, ...)"},
     [I_FLEET] = {.name = "fleet", .kind = IN_REF, .refs = REC_BIT(REC_CLUSTER),
                  .description = "Cluster: a catalog id (Research_256) or {node, count, fabric}"},
-    [I_TP] = DEGREE("tp_size", "Tensor-parallel degree (NVLink when it fits in a node)"),
-    [I_PP] = DEGREE("pp_size", "Pipeline-parallel degree (adds the bubble)"),
-    [I_EP] = DEGREE("ep_size", "Expert-parallel degree (adds the token all-to-all)"),
+    [I_TP] = IN_DEGREE("tp_size", "Tensor-parallel degree (NVLink when it fits in a node)"),
+    [I_PP] = IN_DEGREE("pp_size", "Pipeline-parallel degree (adds the bubble)"),
+    [I_EP] = IN_DEGREE("ep_size", "Expert-parallel degree (adds the token all-to-all)"),
     [I_BATCH] = {.name = "batch_size", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
                  .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e12,
                  .description = "Global batch size, split over the data-parallel replicas"},
-    [I_GAS] = DEGREE("gradient_accumulation_steps", "Micro-steps per optimizer step (DP sync amortised over them)"),
+    [I_GAS] = IN_DEGREE("gradient_accumulation_steps", "Micro-steps per optimizer step (DP sync amortised over them)"),
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                       .check = CHECK_RANGE, .lo = 1e-9, .hi = 1.0,
                       .description = "Fraction of peak compute achieved by the local step"},

@@ -35,7 +35,6 @@
 
 #define MAX_POWER_OF_TWO 9            /* degrees 2^0 .. 2^9 */
 #define MEMORY_HEADROOM 0.9           /* state must fit in 90 % of memory */
-#define ADAM_STATE_BYTES 12.0         /* engine/calibration.py TRAINING_OPTIMIZER_BYTES_ADAM */
 #define ADAM_STATE_PER_WEIGHT_BYTE 6.0 /* the same, per fp16 weight byte, when the parameter count is absent */
 #define SCREEN_BYTES 2.0              /* the screen sizes weights at fp16 whatever the precision */
 
@@ -152,7 +151,7 @@ static int screen_fits(const model_t *m, const hw_node *acc, double tp, double p
         return -1;
     weights = weights / tp / pp;
     double opt = isnan(m->parameters) ? weights * ADAM_STATE_PER_WEIGHT_BYTE
-                                      : m->parameters * ADAM_STATE_BYTES / (tp * pp);
+                                      : m->parameters * TRAINING_ADAM_BYTES / (tp * pp);
     *fits = weights + weights + opt <= acc->mem_capacity * MEMORY_HEADROOM;
     return 0;
 }
@@ -348,7 +347,7 @@ static int run_exhaustive(const solver_inputs *in, double limit_tp, double limit
     distributed_query q = step_query(in);
     training_memory_query mq = {.model = m, .batch_size = batch, .seq_len = SEQ_LEN,
                                 .bytes_per_element = precision_bytes(in_enum(in, I_PRECISION)),
-                                .optimizer_bytes = ADAM_STATE_BYTES, .ep = 1, .trainable_fraction = 1,
+                                .optimizer_bytes = TRAINING_ADAM_BYTES, .ep = 1, .trainable_fraction = 1,
                                 .buffer_fraction = TRAINING_BUFFER_FRACTION};
     config top[SOLVER_MAX_ROWS];
     int n_top = 0, sized = 0;

@@ -233,6 +233,12 @@ int solver_fail(solver_error *err, const char *field, const char *fmt, ...)
     return -1;
 }
 
+int solver_fail_divides_by_zero(solver_error *err, const char *field)
+{
+    return solver_fail(err, field, "%s must not be 0 (mlsysim divides by it: ZeroDivisionError: float division by zero)",
+                       field);
+}
+
 void out_num(solver_outputs *o, int idx, double v)
 {
     o->v[idx].is_null = false;

@@ -134,6 +134,11 @@ typedef struct {
     size_t n_columns;          /* <= SOLVER_MAX_COLUMNS */
 } table_desc;
 
+/* An input_desc row of a parallel degree or step count: an integer >= 1, default 1. */
+#define IN_DEGREE(nm, desc)                                                                                   \
+    {.name = nm, .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_AT_LEAST, .lo = 1,        \
+     .lo_is_int = true, .int_max = 1e9, .description = desc}
+
 /* One input value, after the generic layer parsed it. */
 typedef struct {
     const void *ref;    /* the record (catalog-owned, or owned by the request) */
@@ -280,6 +285,8 @@ void solver_outputs_reset(solver_outputs *o);
 void solver_warn(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void solver_trace(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int solver_fail(solver_error *err, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An input of 0 that mlsysim divides by: its ZeroDivisionError, named on the input. */
+int solver_fail_divides_by_zero(solver_error *err, const char *field);
 void out_num(solver_outputs *o, int idx, double v);
 void out_int(solver_outputs *o, int idx, double v);
 void out_bool(solver_outputs *o, int idx, bool v);

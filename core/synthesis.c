@@ -155,13 +155,9 @@ static int run_synthesis(const solver_inputs *in, solver_outputs *out, solver_er
      * rate by target x efficiency, their ratio by the bandwidth. */
     const double t = in_num(in, I_TARGET);
     if (t == 0)
-        return solver_fail(err, "target_latency",
-                           "target_latency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division "
-                           "by zero)");
+        return solver_fail_divides_by_zero(err, "target_latency");
     if (in_num(in, I_EFFICIENCY) == 0)
-        return solver_fail(err, "efficiency",
-                           "efficiency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division by "
-                           "zero)");
+        return solver_fail_divides_by_zero(err, "efficiency");
     if (weights == 0)
         return solver_fail(err, "model",
                            "model '%s' has no weight bytes: the compute : bandwidth ratio divides by them (mlsysim: "

@@ -13,7 +13,7 @@
 /* engine/calibration.py: optimizer bytes per trainable parameter
  * (Adam: fp32 master weights + two moments; SGD: momentum). */
 static const char *const OPTIMIZERS[] = {"adam", "adamw", "sgd", "none", NULL};
-static const double OPTIMIZER_BYTES[] = {12.0, 12.0, 4.0, 0.0};
+static const double OPTIMIZER_BYTES[] = {TRAINING_ADAM_BYTES, TRAINING_ADAM_BYTES, 4.0, 0.0};
 
 static const char *const CHECKPOINTING[] = {"none", "selective", "full", NULL};
 static const activation_strategy CHECKPOINT_STRATEGY[] = {ACT_NONE, ACT_SELECTIVE, ACT_FULL};
@@ -22,10 +22,6 @@ enum {
     I_MODEL, I_HARDWARE, I_BATCH, I_SEQ, I_PRECISION, I_OPTIMIZER, I_CKPT, I_TP, I_PP, I_DP, I_EP, I_ZERO,
     I_GAS, I_TRAINABLE, I_BUFFER, I_N
 };
-
-#define AT_LEAST_ONE(nm, desc) \
-    {.name = nm, .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_AT_LEAST, .lo = 1, \
-     .lo_is_int = true, .int_max = 1e9, .description = desc}
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
@@ -49,14 +45,14 @@ static const input_desc INPUTS[I_N] = {
                 .enum_refusal = "activation_checkpointing must be 'none', 'selective', or 'full'",
                 .description = "Activations kept: none (all), selective (recompute attention), full (layer "
                                "inputs only)"},
-    [I_TP] = AT_LEAST_ONE("tp_size", "Tensor-parallel degree (shards parameters)"),
-    [I_PP] = AT_LEAST_ONE("pp_size", "Pipeline-parallel degree (shards parameters and layers)"),
-    [I_DP] = AT_LEAST_ONE("dp_size", "Data-parallel degree (ZeRO shards over it; splits the batch)"),
-    [I_EP] = AT_LEAST_ONE("ep_size", "Expert-parallel degree (shards parameters)"),
+    [I_TP] = IN_DEGREE("tp_size", "Tensor-parallel degree (shards parameters)"),
+    [I_PP] = IN_DEGREE("pp_size", "Pipeline-parallel degree (shards parameters and layers)"),
+    [I_DP] = IN_DEGREE("dp_size", "Data-parallel degree (ZeRO shards over it; splits the batch)"),
+    [I_EP] = IN_DEGREE("ep_size", "Expert-parallel degree (shards parameters)"),
     [I_ZERO] = {.name = "zero_stage", .kind = IN_INTEGER, .has_default = true, .def_num = 0, .int_max = 1e9,
                 .description = "ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights, over "
                                "dp_size"},
-    [I_GAS] = AT_LEAST_ONE("gradient_accumulation_steps", "Micro-steps per optimizer step (splits the batch)"),
+    [I_GAS] = IN_DEGREE("gradient_accumulation_steps", "Micro-steps per optimizer step (splits the batch)"),
     [I_TRAINABLE] = {.name = "trainable_fraction", .kind = IN_NUMBER, .has_default = true, .def_num = 1.0,
                      .check = CHECK_RANGE, .lo = 0, .hi = 1,
                      .description = "Fraction of parameters trained (gradients and optimizer state), e.g. "

@@ -13,6 +13,9 @@
 /* mlsysim's default communication_buffer_fraction: gradient buckets as a
  * share of the gradients. */
 #define TRAINING_BUFFER_FRACTION 0.05
+/* Adam's optimizer state per trainable parameter (engine/calibration.py
+ * TRAINING_OPTIMIZER_BYTES_ADAM: fp32 master weights and two moments). */
+#define TRAINING_ADAM_BYTES 12.0
 
 typedef struct {
     const model_t *model;

@@ -59,9 +59,7 @@ static int run_weight_streaming(const solver_inputs *in, solver_outputs *out, so
     if (llm_require_transformer(m, "model", err) != 0)
         return -1;
     if (in_num(in, I_EFFICIENCY) == 0)
-        return solver_fail(err, "efficiency",
-                           "efficiency must not be 0 (mlsysim divides by it: ZeroDivisionError: float division by "
-                           "zero)");
+        return solver_fail_divides_by_zero(err, "efficiency");
     int prec = in_enum(in, I_PRECISION);
     double b = precision_bytes(prec), s = in_num(in, I_SEQ_LEN), batch = in_num(in, I_BATCH);
     double rate = llm_peak_flops(hw, prec) * in_num(in, I_EFFICIENCY);
