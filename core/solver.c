@@ -11,6 +11,8 @@
 
 #include "core/numfmt.h"
 
+const char *const CALIBRATION_MODES[] = {"mlsysim", "measured", NULL};
+
 extern const solver_desc SOLVER_SINGLE_NODE;
 extern const solver_desc SOLVER_DATA;
 extern const solver_desc SOLVER_TRANSFORMATION;

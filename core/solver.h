@@ -161,12 +161,21 @@ typedef struct {
     int n_items;
 } input_value;
 
+/* How a request is answered. CALIBRATION_MLSYSIM: mlsysim's first-order
+ * model, exactly (the golden parity). CALIBRATION_MEASURED: inputs the client
+ * left to their defaults come from the table fitted to published measurements
+ * (core/calibration.h), and the solvers that have measured physics add it. */
+typedef enum { CALIBRATION_MLSYSIM = 0, CALIBRATION_MEASURED = 1 } calibration_mode;
+/* NULL-terminated names, indexed by calibration_mode: "mlsysim", "measured". */
+extern const char *const CALIBRATION_MODES[];
+
 /* Inputs are compact: records are referred to, never embedded. Records of
  * inline objects and list items are owned by `owned`, which the server
  * allocates and frees (server/inputs.h); core code never touches it. */
 typedef struct {
     input_value v[SOLVER_MAX_INPUTS];
     struct input_store *owned;
+    calibration_mode calibration; /* set by the request's front end; 0 = mlsysim */
 } solver_inputs;
 
 /* Accessors for run(). */
