@@ -698,6 +698,8 @@ int cat_fill_model(cat_walk *w, void *rec)
     m->active_experts_per_token = slot_i(w, S_ACTIVE_EXPERTS);
     m->state_size = slot_i(w, S_STATE);
     m->denoising_steps = slot_i(w, S_DENOISE);
+    m->architecture_flops = slot_q(w, S_ARCH_FLOPS);
+    m->activation_elements = slot_q(w, S_ACT_ELEMS);
 
     /* Required fields per class, after the pydantic models in
      * models/types.py @087dd538 (fields without a default). */

@@ -14,6 +14,7 @@
 
 #include "core/comm.h"
 #include "core/llm.h"
+#include "core/measured.h"
 #include "core/numfmt.h"
 #include "core/precision.h"
 #include "core/training_memory.h"
@@ -345,6 +346,10 @@ static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_
         .model_kind = (step_model)in_enum(in, I_STEP_MODEL)};
     distributed_result r;
     if (distributed_solve(&q, &r, out, err) != 0)
+        return -1;
+    if (in->calibration == CALIBRATION_MEASURED &&
+        measured_training_step(&q, !in->v[I_EFFICIENCY].defaulted, !in->v[I_MICROBATCHES].defaulted, &r, out,
+                               err) != 0)
         return -1;
     out_num(out, O_NODE_LATENCY, r.node.latency * 1e3);
     out_num(out, O_NODE_FOOTPRINT, r.node.footprint);

@@ -73,6 +73,10 @@ typedef struct model {
     double parameters;         /* count, NAN = absent        */
     double inference_flops;    /* flop,  NAN = absent        */
     double model_size;         /* B,     NAN = absent        */
+    /* Counted from the layer shapes (tools/cnn_shapes.py), for measured mode:
+     * forward flop per sample, and elements of the tensors its layers write. */
+    double architecture_flops; /* flop,  NAN = absent        */
+    double activation_elements; /* count, NAN = absent       */
     double active_parameters;  /* count, NAN = absent (MoE)  */
 
     int layers;                /* 0 = absent */

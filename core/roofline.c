@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/measured.h"
 #include "core/numfmt.h"
 #include "core/precision.h"
 #include "core/workload.h"
@@ -88,6 +89,8 @@ int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *
         .dp_size = in_num(in, RL_DP_SIZE),
         .is_lora = in_bool(in, RL_IS_LORA),
         .activation_recomputation = in_bool(in, RL_ACTIVATION_RECOMPUTATION),
+        .calibration = in->calibration,
+        .efficiency_given = !in->v[RL_EFFICIENCY].defaulted,
     };
     return roofline_run(&q, r, msgs, err);
 }
@@ -204,6 +207,8 @@ int roofline_run(const roofline_query *q, roofline_result *r, solver_outputs *ms
     r->footprint = footprint;
     r->flops_eff = flops_eff;
     r->bw_eff = bw;
+    if (q->calibration == CALIBRATION_MEASURED)
+        measured_roofline(q, peak, r, msgs);
     return 0;
 }
 

@@ -48,6 +48,8 @@ typedef struct {
     double dp_size;
     bool is_lora;
     bool activation_recomputation;
+    calibration_mode calibration; /* measured: core/measured.c prices the step */
+    bool efficiency_given;        /* the client set efficiency (measured mode keeps it) */
 } roofline_query;
 
 /* Run the roofline on the first RL_N_INPUTS inputs of `in`. Warnings and

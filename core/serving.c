@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/llm.h"
+#include "core/measured.h"
 #include "core/numfmt.h"
 #include "core/solver.h"
 
@@ -16,7 +17,7 @@
 
 enum {
     I_MODEL, I_HARDWARE, I_SEQ_LEN, I_BATCH, I_PRECISION, I_EFFICIENCY, I_DECODE_HW, I_NETWORK_BW, I_DRAFT,
-    I_ACCEPTANCE, I_CACHED, I_CHUNK, I_N
+    I_ACCEPTANCE, I_CACHED, I_CHUNK, I_TP, I_N
 };
 
 static const input_desc INPUTS[I_N] = {
@@ -44,6 +45,9 @@ static const input_desc INPUTS[I_N] = {
                   .description = "Prefix caching: prompt tokens whose KV cache is already resident (skip prefill)"},
     [I_CHUNK] = {.name = "prefill_chunk_tokens", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,
                  .description = "Chunked prefill: at most this many new tokens per chunk (null: one chunk)"},
+    [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree: weights and KV cache split over tp accelerators of one node, "
+                             "two all-reduces per layer over its scale-up link (1: one accelerator, mlsysim's "
+                             "answer)"),
 };
 
 /* --- validation, in ServingModel's order ----------------------------------- */
@@ -207,6 +211,15 @@ static int run_serving(const solver_inputs *in, solver_outputs *out, solver_erro
         (p.draft && llm_require_transformer(p.draft, "draft_model", err) != 0))
         return -1;
     serving_result r = serving_solve(&p);
+    const double tp = in_num(in, I_TP);
+    const bool measured = in->calibration == CALIBRATION_MEASURED;
+    if (tp > 1) {
+        const hw_node *dec = p.decode_hw ? p.decode_hw : p.hw;
+        r.feasible = r.total / tp <= dec->mem_capacity;
+        r.memory_utilization = r.total / tp / dec->mem_capacity;
+    }
+    if (tp > 1 || measured)
+        serving_times(&p, tp, measured, !in->v[I_EFFICIENCY].defaulted, &r, out);
     if (!out->quiet)
         trace_walls(out, &p, &r);
 

@@ -53,6 +53,8 @@ import os
 import shutil
 import sys
 
+import cnn_shapes  # tools/cnn_shapes.py, beside this file
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DROP = ("variants", "lowered", "kind")
 PKG = "mlsysim/mlsysim/"
@@ -193,6 +195,8 @@ def main():
         doc[kind] = entries
         write(os.path.join(outdir, kind + ".json"), doc)
         counts.append("%d %s" % (len(entries), kind))
+    # Layer-shape counts of the image CNNs (measured mode's physics), not in the reference.
+    cnn_shapes.patch(os.path.join(outdir, "models.json"))
     overlay = os.path.join(os.path.dirname(src), "edition_tutorial.json")
     shutil.copyfile(overlay, os.path.join(outdir, "edition_tutorial.json"))
     print("wrote %s, edition_tutorial.json into %s" % (", ".join(counts), os.path.relpath(outdir, ROOT)))

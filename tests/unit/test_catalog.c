@@ -449,8 +449,12 @@ Test(catalog, every_quantity_matches_reference)
         json_t *want = json_copy(e);
         json_object_del(want, "variants");
         json_object_del(want, "lowered");
-        cr_assert(json_equal(want, edition_entry_json(cur, K_MODEL, (size_t)edition_find(cur, K_MODEL, key))),
-                  "%s JSON differs from the reference", key);
+        /* The project adds the layer-shape counts of tools/cnn_shapes.py. */
+        json_t *have = json_deep_copy(edition_entry_json(cur, K_MODEL, (size_t)edition_find(cur, K_MODEL, key)));
+        json_object_del(have, "architecture_flops");
+        json_object_del(have, "activation_elements");
+        cr_assert(json_equal(want, have), "%s JSON differs from the reference", key);
+        json_decref(have);
         json_decref(want);
     }
     json_decref(ref);

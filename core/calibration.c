@@ -1,0 +1,122 @@
+/* calibration.c - see calibration.h: the parameters' descriptions and the
+ * look-up of a fitted value. The values themselves are in
+ * core/calibration_fit.c, written by tools/calibrate. */
+#include "core/calibration.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "core/precision.h"
+
+const char *const CALIB_FAMILY_NAMES[CF_N] = {
+    [CF_CNN_INFERENCE] = "cnn_inference", [CF_CNN_TRAINING] = "cnn_training", [CF_ENCODER] = "encoder",
+    [CF_LLM_DECODE] = "llm_decode",       [CF_LLM_PREFILL] = "llm_prefill",   [CF_LLM_TRAINING] = "llm_training",
+};
+
+const char *const CALIB_FAMILY_TITLES[CF_N] = {
+    [CF_CNN_INFERENCE] = "CNN inference",
+    [CF_CNN_TRAINING] = "CNN training",
+    [CF_ENCODER] = "Transformer encoders",
+    [CF_LLM_DECODE] = "LLM decode (time per output token)",
+    [CF_LLM_PREFILL] = "LLM prefill (time to first token)",
+    [CF_LLM_TRAINING] = "LLM training at scale",
+};
+
+int calib_family_find(const char *name)
+{
+    for (int f = 0; name && f < CF_N; f++)
+        if (strcasecmp(name, CALIB_FAMILY_NAMES[f]) == 0)
+            return f;
+    return -1;
+}
+
+const calib_param_desc CALIB_PARAMS[CP_N] = {
+    [CP_GEMM_EFF] = {.name = "gemm_efficiency", .work = "dense_gemm", .unit = "",
+                     .meaning = "Fraction of the precision's peak that the dense matrix multiplies of a transformer "
+                                "forward pass sustain (prefill, encoders)",
+                     .lo = 0.05, .hi = 0.95, .start = 0.6, .per_hardware = true},
+    [CP_CONV_EFF] = {.name = "conv_efficiency", .work = "convolution", .unit = "",
+                     .meaning = "Fraction of the precision's peak that convolution layers sustain",
+                     .lo = 0.03, .hi = 0.95, .start = 0.45, .per_hardware = true},
+    [CP_ATTN_EFF] = {.name = "attention_efficiency", .work = "attention", .unit = "",
+                     .meaning = "Fraction of peak for the attention score and value products, which grow with "
+                                "the square of the sequence length",
+                     .lo = 0.02, .hi = 0.95, .start = 0.3},
+    [CP_TRAIN_EFF] = {.name = "training_efficiency", .work = "dense_gemm", .unit = "",
+                      .meaning = "Fraction of the precision's peak that a sharded LLM training step sustains on its "
+                                 "model FLOPs (MFU before communication and the pipeline bubble)",
+                      .lo = 0.05, .hi = 0.95, .start = 0.5, .per_hardware = true},
+    [CP_MEM_EFF] = {.name = "memory_efficiency", .work = "memory", .unit = "",
+                    .meaning = "Fraction of peak memory bandwidth that streaming passes achieve (decode weight and "
+                               "KV reads, activation traffic)",
+                    .lo = 0.1, .hi = 1.0, .start = 0.75, .per_hardware = true},
+    [CP_ACT_PASSES_INF] = {.name = "activation_passes_inference", .work = "memory", .unit = "",
+                           .meaning = "Bytes moved through memory per activation byte a layer writes, in inference "
+                                      "(write and read back; less with fusion)",
+                           .lo = 0.1, .hi = 12.0, .start = 2.0},
+    [CP_ACT_PASSES_TRAIN] = {.name = "activation_passes_training", .work = "memory", .unit = "",
+                             .meaning = "Bytes moved through memory per activation byte the forward pass writes, "
+                                        "over a whole training step (forward, backward, normalisation)",
+                             .lo = 0.5, .hi = 40.0, .start = 6.0},
+    [CP_LAYER_S] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
+                    .meaning = "Kernel-launch and framework time per layer per forward pass, which dominates at "
+                               "small batch",
+                    .lo = 0.0, .hi = 2e-3, .start = 20e-6},
+    [CP_DECODE_LAYER_S] = {.name = "decode_layer_overhead", .work = "overhead", .unit = "s",
+                           .meaning = "Fixed time per layer per decode step (launches, sampling and scheduling "
+                                      "spread over the layers)",
+                           .lo = 0.0, .hi = 1e-3, .start = 10e-6},
+    [CP_AR_LATENCY_S] = {.name = "allreduce_latency", .work = "communication", .unit = "s",
+                         .meaning = "Fixed latency of one tensor-parallel all-reduce inside a node",
+                         .lo = 1e-6, .hi = 1e-3, .start = 15e-6},
+    [CP_LINK_EFF] = {.name = "link_efficiency", .work = "communication", .unit = "",
+                     .meaning = "Fraction of a link's bandwidth that ring collectives achieve",
+                     .lo = 0.05, .hi = 1.0, .start = 0.6},
+    [CP_DP_EXPOSED] = {.name = "dp_exposed_fraction", .work = "communication", .unit = "",
+                       .meaning = "Share of the data-parallel gradient all-reduce not hidden behind the backward "
+                                  "pass",
+                       .lo = 0.0, .hi = 1.0, .start = 0.3},
+    [CP_PREC_FP32] = {.name = "precision_factor", .work = "precision", .unit = "",
+                      .meaning = "Compute efficiency at this precision relative to 16-bit formats",
+                      .lo = 0.1, .hi = 3.0, .start = 1.0, .precision = "fp32/tf32"},
+    [CP_PREC_8BIT] = {.name = "precision_factor", .work = "precision", .unit = "",
+                      .meaning = "Compute efficiency at this precision relative to 16-bit formats",
+                      .lo = 0.1, .hi = 3.0, .start = 0.8, .precision = "fp8/int8"},
+    [CP_PREC_4BIT] = {.name = "precision_factor", .work = "precision", .unit = "",
+                      .meaning = "Compute efficiency at this precision relative to 16-bit formats",
+                      .lo = 0.05, .hi = 3.0, .start = 0.5, .precision = "int4"},
+};
+
+static const calib_table *g_active;
+
+const calib_table *calibration_table(void) { return g_active ? g_active : &CALIBRATION_FITTED; }
+
+void calibration_use(const calib_table *t) { g_active = t; }
+
+double calib_value(calib_param p, const hw_node *hw)
+{
+    const calib_table *t = calibration_table();
+    const calib_entry *global = NULL;
+    for (size_t i = 0; i < t->n_entries; i++) {
+        const calib_entry *e = &t->entries[i];
+        if (e->param != p)
+            continue;
+        if (!e->hardware)
+            global = e;
+        else if (hw && strcmp(e->hardware, hw->key) == 0)
+            return e->value;
+    }
+    return global ? global->value : CALIB_PARAMS[p].start;
+}
+
+double calib_precision_factor(int precision)
+{
+    const char *k = PRECISION_KEYS[precision];
+    if (strcmp(k, "fp32") == 0 || strcmp(k, "tf32") == 0)
+        return calib_value(CP_PREC_FP32, NULL);
+    if (strcmp(k, "fp8") == 0 || strcmp(k, "int8") == 0)
+        return calib_value(CP_PREC_8BIT, NULL);
+    if (strcmp(k, "int4") == 0)
+        return calib_value(CP_PREC_4BIT, NULL);
+    return 1.0;
+}

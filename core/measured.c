@@ -1,0 +1,397 @@
+/* measured.c - see measured.h. Each term below names the published finding
+ * it stands for; the constants with a physical meaning (bytes of an Adam
+ * update, activations per transformer layer) carry their source, and every
+ * fitted number comes from calib_value(). */
+#include "core/measured.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/comm.h"
+#include "core/numfmt.h"
+#include "core/precision.h"
+#include "core/workload.h"
+
+/* Adam with mixed precision (Rajbhandari et al. 2020): fp32 master weights,
+ * momentum and variance (12 B) read and written, plus the 16-bit gradient
+ * read and weight written: about 16 B per parameter of the optimizer pass. */
+#define ADAM_PASS_BYTES 16.0
+/* Kernels of one transformer layer (QKV, attention, projection, two
+ * layer-norm/residual passes, two MLP matmuls and the activation) and of one
+ * CNN layer (the convolution, its normalisation and activation fused). */
+#define KERNELS_PER_TRANSFORMER_LAYER 8.0
+#define KERNELS_PER_CNN_LAYER 1.0
+/* Korthikanti et al. (2022), Sec. 4: a transformer layer keeps 34 s b h
+ * bytes plus 5 a s^2 b of attention scores at 16-bit: half as many elements. */
+#define TF_ACT_ELEMS_PER_TOKEN_HIDDEN 17.0
+#define TF_ACT_ELEMS_SCORES 2.5
+
+/* The shape of a transformer as measured mode reads it. */
+typedef struct {
+    double layers, hidden, heads, kv_heads, head_dim;
+    double total;   /* parameters */
+    double active;  /* parameters a token passes through (MoE: active) */
+    double matmul;  /* active parameters inside matrix multiplies: 2 x this is a token's forward flop */
+} tf_shape;
+
+static tf_shape tf_shape_of(const model_t *m)
+{
+    attn_dims d = llm_attn_dims(m);
+    tf_shape s = {.layers = d.layers, .hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096, .heads = d.heads,
+                  .kv_heads = d.kv_heads, .head_dim = d.head_dim, .total = m->parameters};
+    s.active = (m->kind == WL_SPARSE_TRANSFORMER && m->active_parameters > 0) ? m->active_parameters : m->parameters;
+    s.matmul = s.active;
+    /* Multi-head models whose count exceeds the 12 L h^2 of their layers
+     * carry an input embedding (a look-up, no FLOPs): leave it out, up to 30 %
+     * of the count. Grouped-query models' counts are kept whole (their
+     * layers are not 12 h^2 and their output projection is a real matmul). */
+    if (!(s.kv_heads > 0 && s.kv_heads < s.heads) && m->hidden_dim > 0 && m->layers > 0) {
+        double body = 12.0 * s.layers * s.hidden * s.hidden;
+        double extra = s.active - body;
+        if (extra > 0)
+            s.matmul = s.active - fmin(extra, 0.3 * s.active);
+    }
+    return s;
+}
+
+/* Peak rate of the arithmetic: weight-only int4 computes in 16-bit. */
+static double compute_peak(const hw_node *hw, int precision)
+{
+    if (strcmp(PRECISION_KEYS[precision], "int4") == 0)
+        return llm_peak_flops(hw, precision_find("fp16"));
+    return llm_peak_flops(hw, precision);
+}
+
+/* Bytes of one KV-cache or activation element: 16-bit under integer weights
+ * (weight-only quantization keeps activations in 16-bit). */
+static double act_bytes(int precision)
+{
+    const char *k = PRECISION_KEYS[precision];
+    if (strcmp(k, "int8") == 0 || strcmp(k, "int4") == 0)
+        return 2.0;
+    return precision_bytes(precision);
+}
+
+/* Scale-up link of an accelerator for tensor-parallel collectives. */
+static double scale_up_bw(const hw_node *hw)
+{
+    if (hw->has_nvlink && hw->nvlink_bw > 0)
+        return hw->nvlink_bw;
+    if (hw->has_interconnect && hw->interconnect_bw > 0)
+        return hw->interconnect_bw;
+    return 64e9;
+}
+
+/* One ring all-reduce of `bytes` over n ranks: fitted latency + bytes at the
+ * achieved share of the link. */
+static double allreduce(double bytes, double n, double bw)
+{
+    if (n <= 1)
+        return 0.0;
+    return calib_value(CP_AR_LATENCY_S, NULL) + 2.0 * (n - 1.0) / n * bytes / (bw * calib_value(CP_LINK_EFF, NULL));
+}
+
+static void trace_ms(solver_outputs *msgs, const char *what, double seconds, const char *how)
+{
+    if (msgs->quiet)
+        return;
+    char v[40];
+    fmt_double(v, sizeof v, seconds * 1e3);
+    solver_trace(msgs, "Measured: %s %s ms (%s).", what, v, how);
+}
+
+calib_family measured_single_node_family(const model_t *m, bool training)
+{
+    if (m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER)
+        return CF_ENCODER;
+    return training ? CF_CNN_TRAINING : CF_CNN_INFERENCE;
+}
+
+/* --- single node ------------------------------------------------------------------ */
+
+void measured_roofline(const roofline_query *q, double peak, roofline_result *r, solver_outputs *msgs)
+{
+    const model_t *m = q->model;
+    const hw_node *hw = q->hw;
+    const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
+    const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
+    const double pf = calib_precision_factor(q->precision);
+    const double bw = r->bw_eff * calib_value(CP_MEM_EFF, hw);
+    const double ab = act_bytes(q->precision);
+    const double b = q->batch_size;
+    double flops, t_compute, act_elems, kernels;
+
+    if (tf) {
+        tf_shape s = tf_shape_of(m);
+        double sl = q->seq_len;
+        double e_mm = q->efficiency_given ? q->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
+        double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
+        double f_mm = 2.0 * s.matmul * sl * b * k;
+        double f_att = 4.0 * s.layers * sl * sl * s.hidden * b * k; /* bidirectional (encoder) attention */
+        flops = f_mm + f_att;
+        t_compute = f_mm / (peak * e_mm) + f_att / (peak * e_att);
+        act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden + TF_ACT_ELEMS_SCORES * s.heads * sl * sl);
+        kernels = s.layers * KERNELS_PER_TRANSFORMER_LAYER;
+        trace_ms(msgs, "matmuls", f_mm / (peak * e_mm), "2 x parameters x tokens at the fitted GEMM efficiency");
+        trace_ms(msgs, "attention", f_att / (peak * e_att), "4 L s^2 h per sequence, growing with the square of seq_len");
+    } else {
+        double f = m->architecture_flops;
+        if (isnan(f)) {
+            lowered_graph g;
+            solver_error ignore;
+            f = workload_lower(m, precision_bytes(q->precision), &g, &ignore) == 0 ? g.total_ops : 0.0;
+        }
+        double e = q->efficiency_given ? q->efficiency : calib_value(CP_CONV_EFF, hw) * pf;
+        flops = f * b * k;
+        t_compute = flops / (peak * e);
+        act_elems = isnan(m->activation_elements) ? 0.0 : m->activation_elements;
+        kernels = workload_layer_count(m) * KERNELS_PER_CNN_LAYER;
+        trace_ms(msgs, "convolutions", t_compute, "layer FLOPs at the fitted convolution efficiency");
+    }
+
+    /* Activation traffic: every tensor a layer writes is read back, more so in training. */
+    double passes = calib_value(q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF, NULL);
+    double t_act = b * act_elems * ab * passes / bw;
+    if (act_elems > 0)
+        trace_ms(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
+    else if (!tf && !msgs->quiet)
+        solver_trace(msgs, "Measured: %s has no activation_elements; its activation traffic is left out.", m->name);
+
+    /* Weights: read once per pass; training adds the gradient and the Adam update. */
+    double wbytes = m->parameters > 0 ? m->parameters : 0.0;
+    double t_weights = q->is_training ? wbytes * (3.0 * precision_bytes(q->precision) + ADAM_PASS_BYTES) / bw
+                                      : wbytes * precision_bytes(q->precision) / bw;
+
+    /* Launch and framework time per layer, three passes in training. */
+    double t_launch = kernels * calib_value(CP_LAYER_S, NULL) * (q->is_training ? 3.0 : 1.0);
+    trace_ms(msgs, "kernel launches", t_launch, "fitted time per kernel x kernels of the layers");
+
+    double t_memory = t_act + t_weights;
+    r->t_compute = t_compute;
+    r->t_memory = t_memory;
+    r->overhead = hw->dispatch_tax + t_launch;
+    r->latency = t_compute + t_memory + r->overhead;
+    r->memory_bound = t_memory > t_compute;
+    double traffic = b * act_elems * ab * passes + wbytes * precision_bytes(q->precision);
+    r->intensity = traffic > 0 ? flops / traffic : INFINITY;
+    r->throughput = r->latency > 0 ? b / r->latency : 0.0;
+    r->mfu = (r->latency > 0 && peak > 0) ? fmin(fmax((flops / r->latency) / peak, 0.0), 1.0) : 0.0;
+    r->hfu = fmin(1.1 * r->mfu, 1.0);
+    r->energy = isnan(hw->tdp) ? 0.0 : hw->tdp * (0.30 + 0.70 * r->mfu) * r->latency;
+    r->bw_eff = bw;
+    r->flops_eff = t_compute > 0 ? flops / t_compute : r->flops_eff;
+}
+
+/* --- serving ---------------------------------------------------------------------- */
+
+/* Parameters a decode step reads: with experts, only those the batch's
+ * tokens route to (each of B tokens picks k of E experts). */
+static double decode_read_params(const model_t *m, double batch)
+{
+    if (m->kind != WL_SPARSE_TRANSFORMER || !(m->active_parameters > 0) || m->experts < 2 ||
+        m->active_experts_per_token < 1 || m->active_experts_per_token >= m->experts)
+        return m->parameters;
+    double e = m->experts, k = m->active_experts_per_token;
+    double experts_all = (m->parameters - m->active_parameters) * e / (e - k);
+    double shared = fmax(0.0, m->parameters - experts_all);
+    double touched = 1.0 - pow(1.0 - k / e, batch);
+    return shared + experts_all * touched;
+}
+
+void serving_times(const serving_params *p, double tp, bool measured, bool efficiency_given, serving_result *r,
+                   solver_outputs *msgs)
+{
+    const model_t *m = p->model;
+    const hw_node *hw = p->hw;
+    const hw_node *dec = p->decode_hw ? p->decode_hw : hw;
+    const double wb = precision_bytes(p->precision);
+    const double n_new = fmax(1.0, p->seq_len - p->cached_prefix);
+    const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+    attn_dims d = llm_attn_dims(m);
+    double kv_transfer = p->decode_hw ? r->kv_cache / p->network_bw : 0.0;
+
+    if (!measured) {
+        /* mlsysim's prefill and decode, split over tp, with two ring
+         * all-reduces of the activations per layer over the scale-up link. */
+        double peak = llm_peak_flops(hw, p->precision) * p->efficiency;
+        double f = 2.0 * m->parameters * n_new * p->batch + 4.0 * d.layers * d.heads * d.head_dim * n_new * p->seq_len * p->batch;
+        double alpha = hw->has_nvlink && !isnan(hw->nvlink_latency) ? hw->nvlink_latency : COMM_INTRA_NODE_LATENCY;
+        double ar_prefill = 0, ar_decode = 0;
+        solver_error ignore;
+        comm_ring_allreduce(p->batch * n_new * hidden * wb, tp, scale_up_bw(hw), alpha, "tp", &ar_prefill, &ignore);
+        comm_ring_allreduce(p->batch * hidden * wb, tp, scale_up_bw(dec), alpha, "tp", &ar_decode, &ignore);
+        r->ttft = f / (tp * peak) + 2.0 * d.layers * ar_prefill + hw->dispatch_tax * r->chunks + kv_transfer;
+        double itl = (r->weights + r->kv_cache) / tp / dec->mem_bandwidth + m->layers * LLM_LAYER_TAX_S +
+                     2.0 * d.layers * ar_decode;
+        r->itl = itl;
+        if (!msgs->quiet)
+            solver_trace(msgs, "Tensor parallelism: weights and KV cache split over %.0f accelerators; two "
+                               "all-reduces per layer in prefill and in every decode step.", tp);
+        return;
+    }
+
+    tf_shape s = tf_shape_of(m);
+    const double pf = calib_precision_factor(p->precision);
+    const double peak = compute_peak(hw, p->precision);
+    const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
+    const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
+    const double kvb = act_bytes(p->precision);
+    const double kv = llm_kv_cache_bytes(m, p->seq_len, p->batch, kvb);
+
+    /* Prefill: the new tokens through every matmul, causal attention over the
+     * context (half the score matrix), weights read once, two all-reduces of
+     * the activations per layer. */
+    double f_mm = 2.0 * s.matmul * n_new * p->batch;
+    double f_att = 2.0 * s.layers * s.hidden * n_new * p->seq_len * p->batch;
+    double t_pc = (f_mm / e_mm + f_att / e_att) / (peak * tp);
+    double t_pw = s.total * wb / tp / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
+    double t_par = 2.0 * s.layers * allreduce(p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
+    double t_plaunch = s.layers * KERNELS_PER_TRANSFORMER_LAYER * calib_value(CP_LAYER_S, NULL);
+    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + hw->dispatch_tax * r->chunks + kv_transfer;
+
+    /* Decode: the weights the batch touches and the KV cache, at the achieved
+     * bandwidth, or the matmuls when the batch is large enough to be
+     * compute-bound; two all-reduces and a fixed cost per layer. */
+    double read = decode_read_params(m, p->batch) * wb / tp + kv / tp;
+    double t_dm = read / (dec->mem_bandwidth * calib_value(CP_MEM_EFF, dec));
+    double t_dc = p->batch * (2.0 * s.matmul + 4.0 * s.layers * s.hidden * p->seq_len) /
+                  (compute_peak(dec, p->precision) * tp * (efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, dec) * pf));
+    double t_dar = 2.0 * s.layers * allreduce(p->batch * s.hidden * 2.0, tp, scale_up_bw(dec));
+    double t_dfix = s.layers * calib_value(CP_DECODE_LAYER_S, NULL);
+    double itl = fmax(t_dm, t_dc) + t_dar + t_dfix;
+    if (p->draft) {
+        /* Speculative decoding as mlsysim prices it, on measured times. */
+        double w_draft = p->draft->parameters * wb;
+        double t_draft = (w_draft + llm_kv_cache_bytes(p->draft, p->seq_len, p->batch, kvb)) /
+                         (dec->mem_bandwidth * calib_value(CP_MEM_EFF, dec));
+        double kk = LLM_SPECULATIVE_GAMMA, a = p->acceptance;
+        double expected = a < 1.0 ? 1 + a * (1 - pow(a, kk)) / (1 - a) : 1 + kk;
+        itl = (t_draft * kk + itl) / expected;
+    }
+    r->itl = itl;
+
+    trace_ms(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
+    if (tp > 1) {
+        trace_ms(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
+        trace_ms(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
+    }
+    trace_ms(msgs, "decode memory", t_dm, "weights the batch touches + KV cache at the achieved bandwidth");
+    trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer per step");
+}
+
+/* --- sharded training ---------------------------------------------------------------- */
+
+int measured_training_step(const distributed_query *q, bool efficiency_given, bool microbatches_given,
+                           distributed_result *r, solver_outputs *msgs, solver_error *err)
+{
+    const model_t *m = q->model;
+    const fleet_t *fleet = q->fleet;
+    const node_t *node = &fleet->node;
+    const hw_node *hw = &node->accelerator;
+    const double n = fleet_total_accelerators(fleet);
+    const double dp = floor(n / (q->tp * q->pp * q->ep));
+    const double local = fmax(1.0, q->batch_size / dp); /* sequences per replica per step */
+    const double seq = q->seq_len;
+    const double pf = calib_precision_factor(q->precision);
+    const double peak = compute_peak(hw, q->precision);
+    const double eff = efficiency_given ? q->efficiency : calib_value(CP_TRAIN_EFF, hw) * pf;
+    const double gb = fmax(precision_bytes(q->precision), 2.0); /* gradients reduce in 16-bit or wider */
+    const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
+    (void)err;
+
+    /* Model FLOPs per token: 6 x matmul parameters + causal attention (6 L s h
+     * forward and backward); recomputation repeats the forward. */
+    double flops;
+    double layers, hidden;
+    if (tf) {
+        tf_shape s = tf_shape_of(m);
+        flops = (6.0 * s.matmul + 6.0 * s.layers * seq * s.hidden) * q->batch_size * seq;
+        layers = s.layers;
+        hidden = s.hidden;
+    } else {
+        lowered_graph g;
+        solver_error ignore;
+        double f = !isnan(m->architecture_flops) ? m->architecture_flops
+                   : workload_lower(m, precision_bytes(q->precision), &g, &ignore) == 0 ? g.total_ops : 0.0;
+        flops = 3.0 * f * q->batch_size;
+        layers = workload_layer_count(m);
+        hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+    }
+    if (q->activation_recomputation)
+        flops *= 4.0 / 3.0;
+    double t_compute = flops / (n * peak * eff);
+
+    /* Micro-batches: as given, else one sequence each (what pipeline
+     * schedules use when the micro-batch size is not stated). */
+    double micro = microbatches_given ? q->microbatches : fmax(1.0, floor(local));
+    double stage_layers = ceil(layers / q->pp);
+
+    /* Tensor parallelism: 4 all-reduces of a micro-batch's activations per
+     * layer of the stage (2 forward, 2 backward), in the node when it fits. */
+    double t_tp = 0.0;
+    if (q->tp > 1) {
+        bool in_node = q->tp <= node->accelerators_per_node;
+        double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
+        double act = local / micro * seq * hidden * 2.0;
+        t_tp = 4.0 * stage_layers * micro * allreduce(act, q->tp, bw);
+    }
+
+    /* Expert parallelism: tokens to their experts and back, forward and backward. */
+    double t_ep = 0.0;
+    if (q->ep > 1) {
+        double kexp = m->active_experts_per_token > 0 ? m->active_experts_per_token : 1;
+        bool in_node = q->ep * q->tp <= node->accelerators_per_node;
+        double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
+        double tokens = local * seq * hidden * 2.0 * kexp * q->moe_imbalance / q->tp;
+        t_ep = 4.0 * stage_layers * (q->ep - 1.0) / q->ep * tokens / (bw * calib_value(CP_LINK_EFF, NULL));
+    }
+
+    /* Pipeline bubble of 1F1B over the micro-batches (interleaving divides it). */
+    double bubble = q->pp > 1 ? (q->pp - 1.0) / (q->v_stages * micro) : 0.0;
+    double t_bubble = t_compute * bubble;
+
+    /* Data parallelism: the gradients of one shard over the fabric, mostly
+     * hidden behind the backward pass. */
+    double t_dp = 0.0;
+    if (dp > 1) {
+        double grad = m->parameters / (q->tp * q->pp) * gb * (q->is_lora ? 0.01 : 1.0);
+        double per_node = q->tp * q->pp * q->ep >= node->accelerators_per_node ? 1.0
+                          : floor(node->accelerators_per_node / (q->tp * q->pp * q->ep));
+        double bw = per_node >= dp ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
+        t_dp = allreduce(grad, dp, bw) * calib_value(CP_DP_EXPOSED, NULL) / fmax(1.0, q->grad_accum_steps);
+    }
+
+    /* Optimizer: the Adam pass over this accelerator's share of the state. */
+    double shard = m->parameters / (q->tp * q->pp) / (q->zero_stage >= 1 ? dp : 1.0);
+    double t_opt = shard * ADAM_PASS_BYTES / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
+
+    double t_launch = stage_layers * micro * 3.0 * KERNELS_PER_TRANSFORMER_LAYER * calib_value(CP_LAYER_S, NULL);
+
+    t_tp *= q->congestion;
+    t_ep *= q->congestion;
+    t_dp *= q->congestion;
+    double node_time = t_compute + t_opt + t_launch + hw->dispatch_tax;
+    r->node.latency = node_time;
+    r->dp = dp;
+    r->t_dp = t_dp;
+    r->t_tp = t_tp;
+    r->t_ep = t_ep;
+    r->t_comm = t_dp + t_tp + t_ep;
+    r->bubble_fraction = bubble / (1.0 + bubble);
+    r->t_bubble = t_bubble;
+    r->step = node_time + r->t_comm + t_bubble;
+    if (q->straggler > 1.0)
+        r->step *= q->straggler;
+    r->scaling_efficiency = node_time / r->step;
+    r->throughput = q->batch_size / r->step;
+
+    trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
+    if (q->tp > 1)
+        trace_ms(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
+    if (q->pp > 1)
+        trace_ms(msgs, "pipeline bubble", t_bubble, "(pp - 1) / micro-batches of the compute");
+    if (dp > 1)
+        trace_ms(msgs, "exposed gradient all-reduce", t_dp, "the fitted share not hidden by the backward pass");
+    trace_ms(msgs, "optimizer pass", t_opt, "16 B per parameter of the shard at the achieved bandwidth");
+    return 0;
+}
