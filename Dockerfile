@@ -27,7 +27,8 @@ WORKDIR /src
 COPY . .
 
 # RUN_TESTS=0 skips the test suite (not recommended; CI always runs it).
-# The golden-parity tests look for ../shared (/shared here), which is absent, so they skip.
+# The golden-parity tests read tests/golden, so they run here too; the comparisons with the
+# reference catalog look for ../shared (/shared here), which is absent, so they skip.
 ARG RUN_TESTS=1
 ARG REVISION=unknown
 RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMLSYSD_GIT_REV="${REVISION}" \

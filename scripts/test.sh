@@ -11,7 +11,8 @@
 #   7. the dashboard in a real browser (Debian's chromium + puppeteer-core)
 #   8. a typed client of the served contract (openapi-typescript + tsc --strict) and
 #      live traffic through Stoplight Prism's validating proxy, 0 violations
-# Golden parity tests read ../shared/golden and skip with a message without it.
+# Golden parity tests read tests/golden (vendored), plus ../shared/golden's files
+# not vendored when that folder is present.
 # A stage this machine cannot run (container without a Docker engine) is
 # skipped and named in the summary; the run still passes.
 # Environment (also in the README):

@@ -57,7 +57,9 @@ bool http_header(const http_resp *r, const char *name, char *buf, size_t n);
 json_t *http_json(const http_resp *r);   /* parsed body or NULL */
 void http_free(http_resp *r);
 
-/* ../shared/golden etc.: NULL (and the test should skip) when absent. */
+/* The shared folder beside the checkout (../shared, with reference/catalog.json):
+ * NULL (and the test should skip) when absent. The golden files are found
+ * through tests/common/golden_files.h instead: they are vendored. */
 const char *shared_dir(void);
 /* Read a whole file (NUL-terminated); NULL on error. */
 char *read_file(const char *path, size_t *len);

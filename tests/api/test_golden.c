@@ -1,7 +1,8 @@
 /* test_golden.c - parity with mlsysim through the HTTP API.
  *
- * Every case of every ../shared/golden/ JSONL file goes through POST /solve
- * exactly as the golden README describes; a case of a solver the daemon does
+ * Every case of every golden JSONL file (tests/golden/, vendored unchanged,
+ * plus any file only ../shared/golden/ has: tests/common/golden_files.h)
+ * goes through POST /solve exactly as the golden README describes; a case of a solver the daemon does
  * not have is counted as pending, never passed, and the counts per file and
  * solver are printed and written to golden-summary.txt in the working
  * directory (scripts/test.sh puts them in its summary line). The original
@@ -13,11 +14,10 @@
  * tutorial's loop does: single_node, then transformation with its latency,
  * cross-checked against the pipeline solver.
  *
- * The golden files are absent in a user's checkout: those tests skip. The
- * spot checks at the end carry their numbers (hand-computed) and always run. */
+ * The golden files travel with the code, so these tests run in a plain clone
+ * too; a missing file fails them. The spot checks at the end carry their
+ * numbers (hand-computed). */
 #include <criterion/criterion.h>
-
-#include <dirent.h>
 
 #include <jansson.h>
 #include <math.h>
@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden_files.h"
 #include "harness.h"
 
 /* ---- talking to the daemon ----------------------------------------------------------- */
@@ -333,11 +334,9 @@ static void file_case(const json_t *c, const char *file, int line_no, void *ctx)
 
 static void run_golden_file(const char *file, const char *solver, int want_cases, bool strict_warnings)
 {
-    const char *dir = shared_dir();
-    if (!dir)
-        cr_skip_test("../shared/golden is absent (a user's checkout): no reference numbers to compare with");
-    char path[700];
-    snprintf(path, sizeof path, "%s/golden/%s", dir, file);
+    char path[1024];
+    cr_assert(golden_path(file, path, sizeof path), "%s is in neither %s nor %s", file, golden_vendored_dir(),
+              golden_shared_dir());
     file_run fr = {.solver = solver, .strict_warnings = strict_warnings};
     for_each_case(path, file, file_case, &fr);
     /* a filter that matched nothing (renamed solver, truncated file) must not pass */
@@ -354,8 +353,6 @@ typedef struct {
 } group_count;
 
 #define MAX_GROUPS 256
-
-static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static group_count *group_for(group_count *g, int *n, const char *file, const char *solver)
 {
@@ -409,34 +406,15 @@ static void every_case(const json_t *c, const char *file, int line_no, void *ctx
 
 Test(golden, every_file_every_solver, .timeout = 600)
 {
-    const char *dir = shared_dir();
     FILE *summary = fopen("golden-summary.txt", "w");
-    if (!dir) {
-        if (summary) {
-            fputs("golden: skipped (../shared/golden is absent)\n", summary);
-            fclose(summary);
-        }
-        cr_skip_test("../shared/golden is absent (a user's checkout): no reference numbers to compare with");
-    }
-    char gdir[600];
-    snprintf(gdir, sizeof gdir, "%s/golden", dir);
-    DIR *d = opendir(gdir);
-    cr_assert_not_null(d, "cannot list %s", gdir);
-    char *files[64];
-    int n_files = 0;
-    for (struct dirent *e; (e = readdir(d)) && n_files < 64;) {
-        size_t l = strlen(e->d_name);
-        if (l > 6 && !strcmp(e->d_name + l - 6, ".jsonl"))
-            files[n_files++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(files, (size_t)n_files, sizeof files[0], cmp_name);
+    golden_file files[GOLDEN_MAX_FILES];
+    int n_files = golden_files(".jsonl", files, GOLDEN_MAX_FILES);
+    if (n_files == 0 && summary)
+        fputs("golden: no golden file found\n", summary);
+    cr_assert_gt(n_files, 0, "no *.jsonl in %s or %s", golden_vendored_dir(), golden_shared_dir());
     every_run er = {.known = registered_solvers()};
-    for (int f = 0; f < n_files; f++) {
-        char path[700];
-        snprintf(path, sizeof path, "%s/%s", gdir, files[f]);
-        for_each_case(path, files[f], every_case, &er);
-    }
+    for (int f = 0; f < n_files; f++)
+        for_each_case(files[f].path, files[f].name, every_case, &er);
     group_count *groups = er.groups;
     int n_groups = er.n_groups;
     tally t = er.t;
@@ -460,8 +438,6 @@ Test(golden, every_file_every_solver, .timeout = 600)
                 fprintf(summary, "  pending: %s %s %d\n", groups[i].file, groups[i].solver, groups[i].pending);
         fclose(summary);
     }
-    for (int f = 0; f < n_files; f++)
-        free(files[f]);
     json_decref(known);
     cr_assert_gt(passed + failed, 0, "no golden case of a registered solver was found");
     cr_assert_eq(t.failed, 0, "%d of %d golden cases differ from the reference; first:\n%s", t.failed, t.cases,
@@ -481,11 +457,9 @@ Test(golden, current_pipeline) { run_golden_file("current_cases.jsonl", "pipelin
 
 static json_t *load_seed(void)
 {
-    const char *dir = shared_dir();
-    if (!dir)
-        cr_skip_test("../shared/golden is absent (a user's checkout): no tutorial figures to compare with");
-    char path[700];
-    snprintf(path, sizeof path, "%s/golden/seed_tutorial.json", dir);
+    char path[1024];
+    cr_assert(golden_path("seed_tutorial.json", path, sizeof path), "seed_tutorial.json is in neither %s nor %s",
+              golden_vendored_dir(), golden_shared_dir());
     json_error_t jerr;
     json_t *seed = json_load_file(path, 0, &jerr);
     cr_assert_not_null(seed, "%s: %s", path, jerr.text);
@@ -798,7 +772,7 @@ Test(seed, every_cell)
     cr_assert_eq(t.failed, 0, "%d of %d seed cells differ from the tutorial; first:\n%s", t.failed, t.cases, t.first);
 }
 
-/* ---- spot checks that do not need ../shared ------------------------------------------------
+/* ---- spot checks with hand-computed numbers ------------------------------------------------
  *
  * ResNet-50 on an A100, batch 256, fp16, efficiency 0.5 (mlsysim's default):
  *   compute  = 256 x F / (312e12 flop/s x 0.5)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write the seed corpora of the libFuzzer targets into tests/fuzz/corpus/<target>/.
 
-Seeds come from the golden reference cases (../shared/golden/*.jsonl, a
+Seeds come from the golden reference cases (tests/golden/*.jsonl, a
 deterministic sample) and from the examples of the API contract. Run it again
 after the API grows; the corpus is committed (small files, a few dozen per
 target). Usage: python3 tests/fuzz/make_corpus.py [--golden DIR]
@@ -13,7 +13,7 @@ import os
 import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_GOLDEN = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "golden"))
+DEFAULT_GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden"))
 
 UNIT_SEEDS = [
     "500 KB", "2 GB/s", "7.24 ms", "312 TFLOP/s", "80GiB", "400 Gbps", "1 TB / h", "flop/B", "W*h", "s^2",

@@ -4,7 +4,7 @@
  * The numbers are checked against ../shared/reference/catalog.json (the
  * reference read of mlsysim's registries) where that file is present, and
  * against a few hand-written values (A100, ResNet-50, the tutorial overlay)
- * everywhere. */
+ * everywhere. The fleets of the golden cases (tests/golden/) must resolve. */
 #include <criterion/criterion.h>
 
 #include <jansson.h>
@@ -16,6 +16,7 @@
 
 #include "catalog/catalog.h"
 #include "core/model.h"
+#include "golden_files.h"
 
 #ifndef MLSYSD_SHARED_DIR
 #define MLSYSD_SHARED_DIR "../shared"
@@ -1551,10 +1552,10 @@ Test(catalog, golden_fleets_resolve)
     size_t fleets = 0, refs = 0;
     for (size_t fi = 0; fi < 2; fi++) {
         char path[1024];
-        snprintf(path, sizeof path, "%s/golden/%s", MLSYSD_SHARED_DIR, files[fi]);
+        cr_assert(golden_path(files[fi], path, sizeof path), "%s is in neither %s nor %s", files[fi],
+                  golden_vendored_dir(), golden_shared_dir());
         FILE *fp = fopen(path, "r");
-        if (fp == NULL)
-            cr_skip_test("%s not found", path);
+        cr_assert_not_null(fp, "cannot read %s", path);
         char *line = NULL;
         size_t cap = 0;
         while (getline(&line, &cap, fp) > 0) {

@@ -1,22 +1,22 @@
 /* test_solve_writer.c - the hand-written /solve writer (server/solve.c) cannot
  * drift from a straightforward rendering.
  *
- * For every case of every *.jsonl file of ../shared/golden whose solver is
+ * For every case of every golden *.jsonl file (tests/golden/, plus any file
+ * only ../shared/golden/ has: tests/common/golden_files.h) whose solver is
  * registered, the answer of POST /solve through app_handle (the writer, with
  * its prebuilt parts) must parse to exactly the JSON that a jansson tree of
  * the same solved point gives once written with json_write (the server's
  * number formatting) and parsed back. The tree is built here, from the
  * documented shape of a /solve answer, without any of the writer's code.
- * Cases that fail (golden error cases) must fail the same way on both paths.
- * Without ../shared/golden the test skips with a message. */
+ * Cases that fail (golden error cases) must fail the same way on both paths. */
 #include <criterion/criterion.h>
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden_files.h"
 #include "server/app.h"
 #include "server/jsonw.h"
 
@@ -253,40 +253,26 @@ static void run_case(const json_t *c, const char *file, size_t line, tally *t)
 
 Test(solve_writer, every_golden_case_matches_a_jansson_rendering, .init = setup, .fini = teardown, .timeout = 300)
 {
-    char dir[700];
-    snprintf(dir, sizeof dir, "%s/golden", MLSYSD_SHARED_DIR);
-    DIR *d = opendir(dir);
-    if (!d) {
-        cr_skip_test("%s is absent: the /solve writer was not compared with the reference rendering", dir);
-        return;
-    }
+    golden_file golden[GOLDEN_MAX_FILES];
+    int files = golden_files(".jsonl", golden, GOLDEN_MAX_FILES);
     tally t = {0};
-    int files = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n < 7 || strcmp(e->d_name + n - 6, ".jsonl"))
-            continue;
-        char path[1400];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "r");
-        cr_assert(f, "cannot read %s", path);
-        files++;
+    for (int g = 0; g < files; g++) {
+        FILE *f = fopen(golden[g].path, "r");
+        cr_assert(f, "cannot read %s", golden[g].path);
         char *line = NULL;
         size_t cap = 0, lineno = 0;
         while (getline(&line, &cap, f) > 0) {
             lineno++;
             json_error_t jerr;
             json_t *c = json_loads(line, 0, &jerr);
-            cr_assert(c, "%s:%zu: %s", e->d_name, lineno, jerr.text);
-            run_case(c, e->d_name, lineno, &t);
+            cr_assert(c, "%s:%zu: %s", golden[g].name, lineno, jerr.text);
+            run_case(c, golden[g].name, lineno, &t);
             json_decref(c);
         }
         free(line);
         fclose(f);
     }
-    closedir(d);
-    cr_assert_gt(files, 0, "no *.jsonl in %s", dir);
+    cr_assert_gt(files, 0, "no *.jsonl in %s or %s", golden_vendored_dir(), golden_shared_dir());
     cr_assert_gt(t.compared, 0, "no golden case was compared");
     cr_log_info("solve writer: %d cases byte-compared, %d failing alike, %d of unregistered solvers, in %d files",
                 t.compared, t.errors_alike, t.unregistered, files);
