@@ -498,7 +498,7 @@ int main(int argc, char **argv)
 
     setup();
     long k = g_quick ? 10 : 1;
-    const solver_desc *sn = solver_find("single_node"), *pl = solver_find("pipeline");
+    const solver_desc *sn = solver_at((size_t)solver_find("single_node")), *pl = solver_at((size_t)solver_find("pipeline"));
     solver_inputs *in_sn =
         parse_inputs(sn, "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,\"precision\":\"fp16\"}");
     solver_inputs *in_pl = parse_inputs(pl, "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,"
@@ -510,7 +510,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof SOLVES / sizeof SOLVES[0]; i++) {
         if (!want(SOLVES[i].key))
             continue;
-        const solver_desc *s = solver_find(SOLVES[i].solver);
+        const solver_desc *s = solver_at((size_t)solver_find(SOLVES[i].solver));
         if (!s)
             die("no solver", SOLVES[i].solver);
         solver_inputs *in = parse_inputs(s, SOLVES[i].inputs);

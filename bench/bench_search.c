@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     if (catalog_load(&cat, NULL, msg, sizeof msg) != 0)
         die("catalog", msg);
     const catalog_edition *ed = catalog_default_edition(cat);
-    const solver_desc *s = solver_find("parallelism");
+    const solver_desc *s = solver_at((size_t)solver_find("parallelism"));
     const int searched_at = solver_output_index(s, "total_searched");
     static const char *const CLUSTERS[] = {"Research_256", "Training_1K", "Mega_100K"};
     static const int BATCHES[] = {1024, 4096, 65536};

@@ -79,19 +79,19 @@ size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }
 
 const solver_desc *solver_at(size_t i) { return i < solver_count() ? REGISTRY[i] : NULL; }
 
-const solver_desc *solver_find(const char *name)
+long solver_find(const char *name)
 {
     if (!name)
-        return NULL;
+        return -1;
     for (size_t i = 0; i < solver_count(); i++) {
         const solver_desc *s = REGISTRY[i];
         if (strcasecmp(s->name, name) == 0)
-            return s;
+            return (long)i;
         for (const char *const *a = s->aliases; a && *a; a++)
             if (strcasecmp(*a, name) == 0)
-                return s;
+                return (long)i;
     }
-    return NULL;
+    return -1;
 }
 
 int solver_input_index(const solver_desc *s, const char *name)

@@ -274,8 +274,9 @@ typedef struct solver_desc {
 /* Registry */
 size_t solver_count(void);
 const solver_desc *solver_at(size_t i);
-/* By name or alias, case-insensitive; NULL if unknown. */
-const solver_desc *solver_find(const char *name);
+/* The registry index of the solver called name (or an alias), any case; -1
+ * if unknown (solver_at(-1) is NULL). */
+long solver_find(const char *name);
 /* Index of an input / output by name; -1 if absent. */
 int solver_input_index(const solver_desc *s, const char *name);
 int solver_output_index(const solver_desc *s, const char *name);

@@ -185,7 +185,7 @@ void app_handle(app *a, const app_request *req, app_response *resp)
             snprintf(detail, sizeof detail, "a query parameter name is not valid UTF-8");
         } else {
             bool input = (r->route == R_SOLVE_GET || r->route == R_SWEEP_GET) && strcmp(k, "catalog") &&
-                         strcmp(k, "format") && strcmp(k, "outputs");
+                         strcmp(k, "calibration") && strcmp(k, "format") && strcmp(k, "outputs");
             snprintf(field, sizeof field, "%s%.140s", input ? "inputs." : "", k);
             snprintf(detail, sizeof detail, "the value of query parameter '%.100s' is not valid UTF-8", k);
         }

@@ -1,6 +1,7 @@
 /* cli.c - `mlsysd sweep|solve [options] < request.json`: one request computed
  * without a server. The body is read whole (up to --max-body-bytes), handed
- * to app_handle as POST /sweep or POST /solve, and the answer (a body or a
+ * to app_handle as POST /sweep, /solve or /optimize (whose handlers read its
+ * envelope, "calibration" included, through front.h), and the answer (a body or a
  * sweep's stream) is written to stdout or, atomically, to --out. A problem
  * goes to stderr as one line with its detail and field.
  *
@@ -21,6 +22,7 @@
 #include <unistd.h>
 
 #include "server/app.h"
+#include "server/front.h"
 #include "server/sweep.h"
 
 typedef struct {
@@ -37,7 +39,7 @@ static const command COMMANDS[] = {
 
 typedef struct {
     const command *cmd;
-    const char *in, *out, *shard, *format, *catalog_dir;
+    const char *in, *out, *shard, *format, *catalog_dir, *calibration;
     bool index;
 } cli_args;
 
@@ -68,6 +70,8 @@ static void usage(FILE *f, const command *c)
                    "  --format F          json, csv or ndjson; sets the body's format\n"
                    "  --index             rows start with the point's global index; sets the body's index\n");
     fprintf(f, "  --catalog-dir DIR   extra catalog files (env MLSYSD_CATALOG_DIR)\n"
+               "  --calibration MODE  mlsysim or measured: for a request that names no calibration\n"
+               "                      (env MLSYSD_CALIBRATION, default mlsysim); the body's wins\n"
                "  --help              print this text\n");
 }
 
@@ -85,8 +89,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->index = true;
             continue;
         }
-        static const char *const valued[] = {"--in", "--out", "--shard", "--format", "--catalog-dir"};
-        const char **dest[] = {&a->in, &a->out, &a->shard, &a->format, &a->catalog_dir};
+        static const char *const valued[] = {"--in", "--out", "--shard", "--format", "--catalog-dir", "--calibration"};
+        const char **dest[] = {&a->in, &a->out, &a->shard, &a->format, &a->catalog_dir, &a->calibration};
         size_t k = 0, n = sizeof valued / sizeof valued[0];
         size_t len = strcspn(arg, "=");
         while (k < n && (strlen(valued[k]) != len || strncmp(arg, valued[k], len)))
@@ -281,6 +285,12 @@ int cli_main(int argc, char **argv)
     }
     if (a.catalog_dir)
         snprintf(cfg.catalog_dir, sizeof cfg.catalog_dir, "%s", a.catalog_dir);
+    if (a.calibration && calibration_from_text(a.calibration, &cfg.calibration) != 0) {
+        api_error err;
+        calibration_fail(&err, a.calibration);
+        fprintf(stderr, "mlsysd %s: --calibration: %s\n", cmd, err.detail);
+        return 2;
+    }
     cfg.sweep_max_points = LLONG_MAX;
     cfg.request_timeout = INFINITY;
 

@@ -12,7 +12,7 @@
 
 #include "build_info.h"
 
-typedef enum { T_STR, T_INT, T_SIZE, T_LL, T_SECONDS, T_LOGLEVEL, T_ORIGINS, T_FLAG } opt_type;
+typedef enum { T_STR, T_INT, T_SIZE, T_LL, T_SECONDS, T_LOGLEVEL, T_ORIGINS, T_FLAG, T_CALIBRATION } opt_type;
 
 typedef struct {
     const char *flag;     /* without "--" */
@@ -61,6 +61,9 @@ static const option OPTIONS[] = {
      "after SIGTERM/SIGINT: time /readyz answers 503 while new connections are still served"},
     {"drain-timeout", "MLSYSD_DRAIN_TIMEOUT", T_SECONDS, OFF(drain_timeout), 0, 0, 3600, "20", "SECONDS",
      "then: time in-flight requests get to finish before the process exits"},
+    {"calibration", "MLSYSD_CALIBRATION", T_CALIBRATION, OFF(calibration), 0, 0, 0, "mlsysim", "MODE",
+     "how a request that names no calibration is answered: mlsysim (mlsysim's first-order model, exactly) or "
+     "measured (calibrated to published measurements); a request's \"calibration\" wins"},
     {"no-dashboard", "MLSYSD_NO_DASHBOARD", T_FLAG, OFF(no_dashboard), 0, 0, 0, "0", "[=1|0]",
      "serve no dashboard: GET / answers the JSON index to browsers too and /ui/ is 404 (API-only deployments)"},
     /* No environment variable on purpose: the container's HEALTHCHECK runs the
@@ -216,6 +219,21 @@ static int set_value(config *c, const option *o, const char *src, const char *te
         }
         snprintf(msg, msglen, "%s: expected debug, info, warn or error, got '%.100s'", src, text);
         return -1;
+    case T_CALIBRATION: { /* one of CALIBRATION_MODES, any case */
+        char list[200] = "";
+        size_t used = 0;
+        for (int i = 0; CALIBRATION_MODES[i]; i++) {
+            if (strcasecmp(text, CALIBRATION_MODES[i]) == 0) {
+                *(calibration_mode *)field = (calibration_mode)i;
+                return 0;
+            }
+            if (used < sizeof list)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                         !i ? "" : CALIBRATION_MODES[i + 1] ? ", " : " or ", CALIBRATION_MODES[i]);
+        }
+        snprintf(msg, msglen, "%s: expected %s, got '%.100s'", src, list, text);
+        return -1;
+    }
     case T_FLAG: /* "1" from the command line; a variable says 1/0, true/false, yes/no */
         if (!strcmp(text, "1") || !strcasecmp(text, "true") || !strcasecmp(text, "yes")) {
             *(bool *)field = true;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/solver.h"
+
 typedef enum { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR } log_level;
 
 typedef struct {
@@ -26,6 +28,7 @@ typedef struct {
     log_level log_level;
     double drain_delay;         /* s */
     double drain_timeout;       /* s */
+    calibration_mode calibration; /* a request's default "calibration" (--calibration) */
     bool no_dashboard;          /* --no-dashboard: "/" and /ui/ serve no page */
     bool healthcheck;           /* --healthcheck: probe /healthz and exit */
 } config;

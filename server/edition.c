@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-const catalog_edition *app_edition(app *a, const char *name, api_error *err)
+const catalog_edition *app_edition(const app *a, const char *name, api_error *err)
 {
     if (!name)
         return catalog_default_edition(a->cat);

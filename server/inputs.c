@@ -59,12 +59,8 @@ static const char *python_type_name(const json_t *j)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
 
-static int parse_enum(const input_desc *d, const json_t *j, input_value *v, const char *field, api_error *err)
+static int parse_enum(const input_desc *d, const char *s, input_value *v, const char *field, api_error *err)
 {
-    if (!json_is_string(j))
-        return api_fail(err, 400, "invalid-input", field, "%s must be a string, got %s", d->name,
-                        python_type_name(j));
-    const char *s = json_string_value(j);
     for (int i = 0; d->enum_values[i]; i++) {
         if (strcasecmp(s, d->enum_values[i]) == 0) {
             v->enum_index = i;
@@ -311,36 +307,157 @@ static int list_all(const input_desc *d, const catalog_edition *ed, input_value 
     return 0;
 }
 
-int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
-                input_store **store, const char *field, api_error *err)
+/* A value as the client wrote it, from JSON or from query text: the parser
+ * below reads this, so that both forms give the same values and messages. */
+typedef enum { SV_NULL, SV_BOOL, SV_INT, SV_REAL, SV_STRING, SV_OTHER } scalar_type;
+typedef struct {
+    scalar_type t;
+    bool b;
+    json_int_t i;
+    double r;
+    const char *s;
+    const json_t *j; /* the JSON value (NULL for text): objects, arrays, type names */
+} scalar;
+
+static scalar scalar_of_json(const json_t *j)
+{
+    scalar v = {.j = j};
+    switch (json_typeof(j)) {
+    case JSON_NULL: v.t = SV_NULL; break;
+    case JSON_TRUE:
+    case JSON_FALSE: v.t = SV_BOOL; v.b = json_is_true(j); break;
+    case JSON_INTEGER: v.t = SV_INT; v.i = json_integer_value(j); break;
+    case JSON_REAL: v.t = SV_REAL; v.r = json_real_value(j); break;
+    case JSON_STRING: v.t = SV_STRING; v.s = json_string_value(j); break;
+    default: v.t = SV_OTHER; break;
+    }
+    return v;
+}
+
+/* What query text reads as for input d: "256" an integer for a number,
+ * "true" a boolean for a boolean, "null" null for a nullable input; else the
+ * text itself, a string ("500 KB", "DGX_H100"). */
+static scalar scalar_of_text(const input_desc *d, const char *text)
+{
+    scalar v = {.t = SV_STRING, .s = text};
+    char *end;
+    if (d->nullable && !strcmp(text, "null")) {
+        v.t = SV_NULL;
+        return v;
+    }
+    switch (d->kind) {
+    case IN_INTEGER:
+    case IN_NUMBER:
+    case IN_QUANTITY: {
+        errno = 0;
+        long long x = strtoll(text, &end, 10);
+        if (*text && !*end && errno == 0) {
+            v.t = SV_INT;
+            v.i = x;
+            return v;
+        }
+        double r = strtod(text, &end);
+        /* strtod accepts "nan"/"inf": for numbers and quantities those stay strings and fail as such */
+        if (*text && !*end && isfinite(r) && (d->kind == IN_INTEGER || strpbrk(text, "nNiI") == NULL)) {
+            v.t = SV_REAL;
+            v.r = r;
+        }
+        return v;
+    }
+    case IN_BOOLEAN:
+        if (!strcasecmp(text, "true") || !strcmp(text, "1") || !strcasecmp(text, "yes")) {
+            v.t = SV_BOOL;
+            v.b = true;
+        } else if (!strcasecmp(text, "false") || !strcmp(text, "0") || !strcasecmp(text, "no")) {
+            v.t = SV_BOOL;
+            v.b = false;
+        }
+        return v;
+    default:
+        return v;
+    }
+}
+
+static const char *scalar_type_name(const scalar *v)
+{
+    switch (v->t) {
+    case SV_NULL: return "null";
+    case SV_BOOL: return "a boolean";
+    case SV_INT: return "an integer";
+    case SV_REAL: return "a number";
+    case SV_STRING: return "a string";
+    case SV_OTHER: return v->j ? json_type_name(v->j) : "a value";
+    }
+    return "a value";
+}
+
+/* A list input in a query string: its items, comma-separated. */
+static int parse_list_text(const input_desc *d, const char *text, const catalog_edition *ed, input_value *v,
+                           input_store **store, const char *field, api_error *err)
+{
+    size_t n = 0;
+    for (const char *p = text; *p; n++) {
+        size_t len = strcspn(p, ",");
+        p += len + (p[len] == ',');
+    }
+    input_item *items = input_store_alloc(store, n ? n * sizeof *items : 1);
+    if (!items)
+        return api_fail(err, 503, "overloaded", field, "out of memory");
+    char what[120];
+    kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
+    size_t i = 0;
+    for (const char *p = text; *p; i++) {
+        size_t len = strcspn(p, ",");
+        char path[160];
+        snprintf(path, sizeof path, "%s[%zu]", field, i);
+        char *name = input_store_alloc(store, len + 1);
+        if (!name)
+            return api_fail(err, 503, "overloaded", field, "out of memory");
+        memcpy(name, p, len);
+        name[len] = '\0';
+        items[i].name = name;
+        if (find_ref(ed, d->refs, name, &items[i].ref) < 0) {
+            items[i].ref = NULL;
+            if (!d->list_skip_unknown)
+                return unknown_ref(ed, d->refs, name, path, err);
+        }
+        p += len + (p[len] == ',');
+    }
+    v->items = items;
+    v->n_items = (int)n;
+    return 0;
+}
+
+static int parse_scalar(const input_desc *d, const scalar *j, const catalog_edition *ed, input_value *v,
+                        input_store **store, const char *field, api_error *err)
 {
     memset(v, 0, sizeof *v);
     v->present = true;
-    if (json_is_null(j) && d->nullable) {
+    if (j->t == SV_NULL && d->nullable) {
         v->is_null = true;
         return 0;
     }
     switch (d->kind) {
     case IN_NUMBER:
-        if (!json_is_number(j))
+        if (j->t != SV_INT && j->t != SV_REAL)
             return api_fail(err, 400, "invalid-input", field, "%s must be a number, got %s", d->name,
-                            json_type_name(j));
-        v->num = json_number_value(j);
-        v->num_was_int = json_is_integer(j);
+                            scalar_type_name(j));
+        v->num = j->t == SV_INT ? (double)j->i : j->r;
+        v->num_was_int = j->t == SV_INT;
         return 0;
     case IN_INTEGER: {
         double x;
-        if (json_is_integer(j)) {
-            x = (double)json_integer_value(j);
-        } else if (json_is_real(j) && json_real_value(j) == floor(json_real_value(j))) {
-            x = json_real_value(j);
-        } else if (json_is_real(j)) {
+        if (j->t == SV_INT) {
+            x = (double)j->i;
+        } else if (j->t == SV_REAL && j->r == floor(j->r)) {
+            x = j->r;
+        } else if (j->t == SV_REAL) {
             char num[40];
-            fmt_pyrepr(num, sizeof num, json_real_value(j));
+            fmt_pyrepr(num, sizeof num, j->r);
             return api_fail(err, 400, "invalid-input", field, "%s must be a whole number, got %s", d->name, num);
         } else {
             return api_fail(err, 400, "invalid-input", field, "%s must be a whole number, got %s", d->name,
-                            json_type_name(j));
+                            scalar_type_name(j));
         }
         double max = d->int_max > 0 ? d->int_max : MAX_SAFE_INTEGER;
         if (fabs(x) > max)
@@ -351,35 +468,42 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
         return 0;
     }
     case IN_BOOLEAN:
-        if (!json_is_boolean(j))
+        if (j->t != SV_BOOL)
             return api_fail(err, 400, "invalid-input", field, "%s must be true or false, got %s", d->name,
-                            json_type_name(j));
-        v->num = json_is_true(j) ? 1.0 : 0.0;
+                            scalar_type_name(j));
+        v->num = j->b ? 1.0 : 0.0;
         return 0;
     case IN_ENUM:
-        return parse_enum(d, j, v, field, err);
+        if (j->t != SV_STRING) {
+            /* Python type names, for mlsysim's "must be a string, got <type>" */
+            static const char *const PY[] = {[SV_NULL] = "NoneType", [SV_BOOL] = "bool", [SV_INT] = "int",
+                                             [SV_REAL] = "float", [SV_STRING] = "str", [SV_OTHER] = "object"};
+            return api_fail(err, 400, "invalid-input", field, "%s must be a string, got %s", d->name,
+                            j->j ? python_type_name(j->j) : PY[j->t]);
+        }
+        return parse_enum(d, j->s, v, field, err);
     case IN_QUANTITY: {
         char msg[300];
-        if (json_is_number(j)) {
+        if (j->t == SV_INT || j->t == SV_REAL) {
             /* Through the unit parser on the number's shortest text, so 7.24 (ms)
              * is exactly "7.24 ms": multiplying by 1e-3 misses by an ulp and the
              * echo would read 7.240000000000001. */
             char text[48];
-            if (json_is_integer(j))
-                snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+            if (j->t == SV_INT)
+                snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, j->i);
             else
-                fmt_double(text, sizeof text, json_real_value(j));
+                fmt_double(text, sizeof text, j->r);
             if (units_parse_as(text, *d->dim, d->unit, &v->num, msg, sizeof msg) != UNITS_OK || !isfinite(v->num))
                 return api_fail(err, 400, "invalid-input", field, "%s is too large", d->name);
-            v->num_was_int = json_is_integer(j);
+            v->num_was_int = j->t == SV_INT;
             return 0;
         }
-        if (!json_is_string(j)) {
+        if (j->t != SV_STRING) {
             char ex[120];
             return api_fail(err, 400, "invalid-input", field, "%s must be %s or a number in %s, got %s", d->name,
-                            dim_describe(*d->dim, ex, sizeof ex), d->unit, json_type_name(j));
+                            dim_describe(*d->dim, ex, sizeof ex), d->unit, scalar_type_name(j));
         }
-        const char *text = json_string_value(j);
+        const char *text = j->s;
         units_status st = units_parse_as(text, *d->dim, d->unit, &v->num, msg, sizeof msg);
         double alt;
         bool alt_used = false;
@@ -398,11 +522,36 @@ int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed,
         return 0;
     }
     case IN_REF:
-        return parse_ref(d, j, ed, v, store, field, err);
+        if (j->j)
+            return parse_ref(d, j->j, ed, v, store, field, err);
+        if (j->t == SV_STRING) {
+            int k = find_ref(ed, d->refs, j->s, &v->ref);
+            if (k < 0)
+                return unknown_ref(ed, d->refs, j->s, field, err);
+            v->ref_kind = (unsigned char)k;
+            return 0;
+        }
+        return api_fail(err, 400, "invalid-input", field, "%s: unsupported value", d->name);
     case IN_LIST:
-        return parse_list(d, j, ed, v, store, field, err);
+        if (j->j)
+            return parse_list(d, j->j, ed, v, store, field, err);
+        return parse_list_text(d, j->s ? j->s : "", ed, v, store, field, err);
     }
     return api_fail(err, 400, "invalid-input", field, "unsupported input kind");
+}
+
+int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
+                input_store **store, const char *field, api_error *err)
+{
+    scalar sv = scalar_of_json(j);
+    return parse_scalar(d, &sv, ed, v, store, field, err);
+}
+
+int input_parse_text(const input_desc *d, const char *text, const catalog_edition *ed, input_value *v,
+                     input_store **store, const char *field, api_error *err)
+{
+    scalar sv = scalar_of_text(d, text);
+    return parse_scalar(d, &sv, ed, v, store, field, err);
 }
 
 void input_default(const input_desc *d, input_value *v)
@@ -424,22 +573,26 @@ void input_default(const input_desc *d, input_value *v)
     }
 }
 
+int api_solver_fail(api_error *e, const solver_error *se, const char *bare_field)
+{
+    char field[96];
+    if (se->field[0])
+        snprintf(field, sizeof field, "inputs.%s", se->field);
+    else
+        snprintf(field, sizeof field, "%s", bare_field);
+    return api_fail(e, se->status ? se->status : 400, "invalid-input", field, "%s", se->detail);
+}
+
 int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err)
 {
     for (size_t i = 0; i < s->n_inputs; i++) {
         solver_error se = {0};
-        if (solver_check_input(s, i, &in->v[i], &se) != 0) {
-            char field[96];
-            snprintf(field, sizeof field, "inputs.%s", s->inputs[i].name);
-            return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
-        }
+        if (solver_check_input(s, i, &in->v[i], &se) != 0)
+            return api_solver_fail(err, &se, "inputs");
     }
     solver_error se = {0};
-    if (solver_check_constraints(s, in, &se) != 0) {
-        char field[96];
-        snprintf(field, sizeof field, "%s%s", se.field[0] ? "inputs." : "inputs", se.field);
-        return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
-    }
+    if (solver_check_constraints(s, in, &se) != 0)
+        return api_solver_fail(err, &se, "inputs");
     return 0;
 }
 
@@ -478,9 +631,21 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
             }
         }
     }
+    const json_t *given[SOLVER_MAX_INPUTS] = {NULL};
+    for (size_t i = 0; obj && i < s->n_inputs; i++) {
+        const json_t *j = json_object_get(obj, s->inputs[i].name);
+        if (j && (!json_is_null(j) || s->inputs[i].nullable))
+            given[i] = j;
+    }
+    return inputs_parse_given(s, given, NULL, ed, in, err);
+}
+
+int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
+                       const catalog_edition *ed, solver_inputs *in, api_error *err)
+{
+    in->owned = NULL;
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];
-        const json_t *j = obj ? json_object_get(obj, d->name) : NULL;
         char field[96];
         /* "inputs.<name>" as snprintf would write it, without snprintf's cost
          * (this runs for every input of every request) */
@@ -490,8 +655,11 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
         memcpy(field, "inputs.", 7);
         memcpy(field + 7, d->name, nl);
         field[7 + nl] = '\0';
-        if (j && (!json_is_null(j) || d->nullable)) {
-            if (input_parse(d, j, ed, &in->v[i], &in->owned, field, err) != 0)
+        if (json && json[i]) {
+            if (input_parse(d, json[i], ed, &in->v[i], &in->owned, field, err) != 0)
+                return -1;
+        } else if (text && text[i]) {
+            if (input_parse_text(d, text[i], ed, &in->v[i], &in->owned, field, err) != 0)
                 return -1;
         } else {
             input_default(d, &in->v[i]);

@@ -19,6 +19,11 @@ typedef struct {
 int api_fail(api_error *e, int status, const char *slug, const char *field, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* A solver's refusal (a bound, a constraint, run()) as the API states it: a
+ * 400 (or the error's own status) "invalid-input" naming inputs.<field>, or
+ * bare_field when the solver names none. The one place this happens. */
+int api_solver_fail(api_error *e, const solver_error *se, const char *bare_field);
+
 /* Records of inline objects and list items that a parsed input refers to
  * live in a store owned by whoever parsed it: a chain of allocations freed
  * at once. */
@@ -32,6 +37,12 @@ void input_store_free(input_store **store);
  * absent otherwise). */
 int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
                 input_store **store, const char *field, api_error *err);
+
+/* The same from query text, read as the input's kind reads it ("256" an
+ * integer, "true" a boolean, "null" null for a nullable input, a list's items
+ * comma-separated, anything else a string), with the same messages. */
+int input_parse_text(const input_desc *d, const char *text, const catalog_edition *ed, input_value *v,
+                     input_store **store, const char *field, api_error *err);
 
 /* Fill the default of input i (or mark it absent). */
 void input_default(const input_desc *d, input_value *v);
@@ -49,6 +60,13 @@ void inputs_release(solver_inputs *in);
 /* The same without the bound checks (sweeps check each point). */
 int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
                  api_error *err);
+
+/* Parse the inputs given, by input index: json[i] (a JSON value; NULL: not
+ * given) or else text[i] (query text; NULL: not given); either array may be
+ * NULL. Inputs not given get their defaults; a required one is a 400. No
+ * bound checks. Inline records go into in->owned (inputs_release). */
+int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
+                       const catalog_edition *ed, solver_inputs *in, api_error *err);
 
 /* Bound checks of every present input, then the solver's constraints
  * (after axes were applied, in sweeps). */

@@ -32,7 +32,7 @@
 
 #include "core/units.h"
 #include "server/body.h"
-#include "server/edition.h"
+#include "server/front.h"
 #include "server/reply.h"
 #include "server/solve.h"
 #include "server/sweep.h"
@@ -95,6 +95,7 @@ typedef struct {
 
 typedef struct {
     app *a;
+    solver_request r; /* the envelope: solver, edition, calibration */
     const solver_desc *s;
     sweep_stream *sp;
     constraint c[MAX_CONSTRAINTS];
@@ -543,14 +544,8 @@ static int put_ranked(strbuf *b, opt *o, int rank)
         sb_puts(b, ",\"constraints\":");
         put_constraints(b, o, out);
     }
-    app_response part = {0};
-    sb_init(&part.body);
-    solve_write(o->a, &part, o->s, sweep_space_edition(o->sp), in, out);
-    if (part.body.len && part.body.data[part.body.len - 1] == '\n')
-        part.body.len--;
     sb_puts(b, ",\"answer\":");
-    sb_append(b, part.body.data, part.body.len);
-    sb_free(&part.body);
+    solve_write(o->a, b, &o->r, in, out);
     if (rank == 0)
         put_binding(b, o, r->p);
     sb_putc(b, '}');
@@ -565,6 +560,8 @@ static int write_answer(opt *o, app_response *resp)
     sb_json_string(b, o->s->name);
     sb_puts(b, ",\"catalog\":");
     sb_json_string(b, edition_name(sweep_space_edition(o->sp)));
+    sb_puts(b, ",\"calibration\":");
+    sb_json_string(b, CALIBRATION_MODES[o->r.calibration]);
     sb_puts(b, ",\"catalog_version\":");
     sb_json_string(b, edition_version(sweep_space_edition(o->sp)));
     sb_puts(b, ",\"method\":");
@@ -621,32 +618,23 @@ void optimize_handle(app *a, const app_request *req, app_response *resp)
     const char *key;
     json_t *val;
     json_object_foreach(body, key, val) {
-        static const char *const KEYS[] = {"solver", "inputs", "axes", "catalog", "constraints", "objective",
-                                           "top_k", "method"};
+        static const char *const KEYS[] = {"solver", "inputs",      "axes",      "catalog", "calibration",
+                                           "constraints", "objective", "top_k", "method"};
         bool known = false;
         for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
             known |= !strcmp(key, KEYS[i]);
         if (!known) {
             api_fail(&err, 400, "unknown-field", key,
-                     "unknown field '%.80s'; an /optimize body has solver, inputs, axes, catalog, constraints, "
-                     "objective, top_k and method",
+                     "unknown field '%.80s'; an /optimize body has solver, inputs, axes, catalog, calibration, "
+                     "constraints, objective, top_k and method",
                      key);
             goto fail;
         }
     }
-    const json_t *js = json_object_get(body, "solver");
-    if (!json_is_string(js)) {
-        api_fail(&err, 400, js ? "invalid-input" : "missing-input", "solver",
-                 "solver must be a string naming a solver (GET /solvers lists them)");
+    if (front_read_body(a, body, &o->r, &err) != 0)
         goto fail;
-    }
-    o->s = solver_find(json_string_value(js));
-    if (!o->s) {
-        api_fail(&err, 404, "unknown-solver", "solver", "unknown solver '%.60s' (GET /solvers lists them)",
-                 json_string_value(js));
-        goto fail;
-    }
-    o->sp = sweep_space(a, o->s, body, &err);
+    o->s = o->r.s;
+    o->sp = sweep_space(a, &o->r, body, &err);
     if (!o->sp)
         goto fail;
     const json_t *jc = json_object_get(body, "constraints");

@@ -241,10 +241,9 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
     case R_OPENAPI_YAML: p = &pb->openapi_yaml; break;
     case R_SOLVERS: p = &pb->solvers; break;
     case R_SOLVER: {
-        const solver_desc *s = solver_find(param);
-        for (size_t i = 0; s && pb->solver && i < solver_count(); i++)
-            if (solver_at(i) == s)
-                p = &pb->solver[i];
+        long i = solver_find(param);
+        if (i >= 0 && pb->solver)
+            p = &pb->solver[i];
         break;
     }
     case R_CATALOG:

@@ -19,6 +19,15 @@ const char *query_get(const app_request *req, const char *key);
 int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
                     api_error *err);
 
+/* The query arguments, except the NULL-terminated `reserved` names, parsed
+ * straight into the input values of solver s in edition ed (no bound checks:
+ * inputs_check). Dotted names build inline records:
+ * model=ResNet50&model.inference_flops=4.1%20GFLOP, fleet.node=DGX_H100&fleet.count=64.
+ * Errors and values are what POST /solve gives for the same inputs ("inputs.model.x").
+ * Call inputs_release(in) afterwards, on failure too. */
+int query_parse_inputs(const solver_desc *s, const app_request *req, const char *const *reserved,
+                       const catalog_edition *ed, solver_inputs *in, api_error *err);
+
 /* A member of an inline record from a query string: what the text reads as
  * in JSON (64, 2.5, true, null), else the string ("4.1 GFLOP", "DGX_H100").
  * A new reference. */

@@ -27,7 +27,7 @@ static const char *status_title(int status)
     }
 }
 
-void app_problem(app_response *resp, const app_request *req, const api_error *e)
+json_t *problem_json(const app_request *req, const api_error *e)
 {
     json_t *o = json_object();
     char type[128];
@@ -43,6 +43,12 @@ void app_problem(app_response *resp, const app_request *req, const api_error *e)
         json_object_set_new(o, "instance", json_stringn_nocheck(req->path, strnlen(req->path, 256)));
     if (req && req->request_id)
         json_object_set_new(o, "request_id", json_string(req->request_id));
+    return o;
+}
+
+void app_problem(app_response *resp, const app_request *req, const api_error *e)
+{
+    json_t *o = problem_json(req, e);
     sb_reset(&resp->body);
     json_write(&resp->body, o, 0);
     sb_putc(&resp->body, '\n');

@@ -17,6 +17,8 @@ void reply_text(app_response *resp, int status, const char *ct, const char *body
 /* An RFC 9457 problem for e: type from its slug, title from its status,
  * its detail and field, the request's path and id. */
 void app_problem(app_response *resp, const app_request *req, const api_error *e);
+/* The problem object of e for request req (the body app_problem writes); a new reference. */
+json_t *problem_json(const app_request *req, const api_error *e);
 /* The same from the parts of an error. */
 void reply_fail(app_response *resp, const app_request *req, int status, const char *slug, const char *field,
                 const char *detail);

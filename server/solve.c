@@ -8,7 +8,6 @@
 
 #include "server/jsonw.h"
 #include "server/prebuilt.h"
-#include "server/reply.h"
 
 /* The fixed parts of a solver's answer: "name": of each output, the units object. */
 typedef struct {
@@ -184,13 +183,12 @@ static void write_units(strbuf *b, const solver_desc *s)
     sb_putc(b, '}');
 }
 
-static const solver_parts *parts_of(const app *a, const solver_desc *s)
+static const solver_parts *parts_of(const app *a, size_t index)
 {
     const struct solve_parts *p = a->solve_parts;
-    for (size_t i = 0; p && i < solver_count(); i++)
-        if (solver_at(i) == s)
-            return p->by_solver[i].keys && p->by_solver[i].units ? &p->by_solver[i] : NULL;
-    return NULL;
+    if (!p || index >= solver_count())
+        return NULL;
+    return p->by_solver[index].keys && p->by_solver[index].units ? &p->by_solver[index] : NULL;
 }
 
 void solve_parts_free(struct solve_parts *p)
@@ -246,22 +244,19 @@ struct solve_parts *solve_parts_build(void)
     return p;
 }
 
-void solve_write(const app *a, app_response *resp, const solver_desc *s, const catalog_edition *ed,
-                 const solver_inputs *in, const solver_outputs *out)
+void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_inputs *in,
+                 const solver_outputs *out)
 {
-    strbuf *b = &resp->body;
+    const solver_desc *s = r->s;
+    const catalog_edition *ed = r->ed;
     /* One allocation of 4 KiB up front (an answer is 2-3 KB) instead of growing from 256 B. */
-    if (b->cap < 4096) {
-        static const char room[4000];
-        sb_append(b, room, sizeof room);
-    }
-    sb_reset(b);
+    sb_reserve(b, 4000);
     sb_puts(b, "{\"solver\":");
     sb_json_string(b, s->name);
     sb_puts(b, ",\"inputs\":");
     write_echo(b, s, in);
     sb_puts(b, ",\"result\":{");
-    const solver_parts *ps = parts_of(a, s);
+    const solver_parts *ps = parts_of(a, r->index);
     const output_desc *open = NULL; /* the first member of the record being written */
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];
@@ -344,9 +339,9 @@ void solve_write(const app *a, app_response *resp, const solver_desc *s, const c
     sb_json_string(b, s->assumptions);
     sb_puts(b, ",\"error_band\":\"" SOLVER_ERROR_BAND "\"},\"catalog\":");
     sb_json_string(b, edition_name(ed));
+    sb_puts(b, ",\"calibration\":");
+    sb_json_string(b, CALIBRATION_MODES[r->calibration]);
     sb_puts(b, ",\"catalog_version\":");
     sb_json_string(b, edition_version(ed));
-    sb_puts(b, "}\n");
-    resp->status = 200;
-    resp->content_type = JSON_CT;
+    sb_putc(b, '}');
 }

@@ -1,13 +1,14 @@
 /* solve.h - the /solve answer writer: a solved point (inputs and outputs of
  * one solver) written straight into the response as JSON, without building a
  * jansson tree. Its bytes are what building the tree (solver, inputs, result,
- * units, input_units, resolved, trace, warnings, assumptions, catalog, catalog_version)
- * and json_write() would give. solver_routes.c calls solve_write; app.c
- * builds and frees the parts. */
+ * units, input_units, resolved, trace, warnings, assumptions, catalog, calibration,
+ * catalog_version) and json_write() would give. solver_routes.c and optimize.c
+ * call solve_write; app.c builds and frees the parts. */
 #ifndef MLSYSD_SOLVE_H
 #define MLSYSD_SOLVE_H
 
 #include "server/app.h"
+#include "server/front.h"
 
 struct solve_parts;
 
@@ -17,8 +18,9 @@ struct solve_parts;
 struct solve_parts *solve_parts_build(void);
 void solve_parts_free(struct solve_parts *p);
 
-/* A 200 with the answer for solver s, solved with in into out, in edition ed. */
-void solve_write(const app *a, app_response *resp, const solver_desc *s, const catalog_edition *ed,
-                 const solver_inputs *in, const solver_outputs *out);
+/* Append the answer of request r, solved with in into out, to b: one JSON
+ * object, without a trailing newline. */
+void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_inputs *in,
+                 const solver_outputs *out);
 
 #endif

@@ -1,60 +1,61 @@
-/* solver_routes.c - /solve (POST body or GET query) and /solvers: parse the
- * inputs, run the solver, and hand the point to the writer (solve.h). */
+/* solver_routes.c - /solve (POST body or GET query) and /solvers: read the
+ * request through the front end (front.h), run the solver, and hand the
+ * point to the writer (solve.h). */
 #include "server/solver_routes.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "server/body.h"
-#include "server/edition.h"
-#include "server/query.h"
+#include "server/front.h"
 #include "server/reply.h"
 #include "server/solve.h"
 
-static void solve_and_reply(app *a, app_response *resp, const app_request *req, const solver_desc *s,
-                            const catalog_edition *ed, const json_t *inputs)
+/* Per-thread scratch instead of calloc + free per request: allocating and
+ * zeroing cost more than the solve. The parsers initialise every input they
+ * return. */
+static _Thread_local solver_inputs tl_in;
+static _Thread_local solver_outputs tl_out;
+
+/* Parse (from the body's inputs, or the query when req is not NULL), run and
+ * write the answer into out. */
+static int solve_into(const app *a, const solver_request *r, const app_request *query, strbuf *out, api_error *err)
 {
-    api_error err;
-    /* Per-thread scratch instead of calloc + free per request: allocating and
-     * zeroing cost more than the solve. inputs_from_json() initialises every
-     * input it returns. */
-    static _Thread_local solver_inputs tl_in;
-    static _Thread_local solver_outputs tl_out;
+    static const char *const reserved[] = {"catalog", "calibration", NULL};
     solver_inputs *in = &tl_in;
-    solver_outputs *out = &tl_out;
-    solver_outputs_reset(out);
-    if (inputs_from_json(s, inputs, ed, in, &err) != 0) {
-        app_problem(resp, req, &err);
-    } else {
-        solver_error se = {0};
-        for (size_t i = 0; i < solver_count(); i++)
-            if (solver_at(i) == s)
-                metrics_solve((unsigned)i);
-        if (s->run(in, out, &se) != 0) {
-            char field[96];
-            snprintf(field, sizeof field, "%s%s", se.field[0] ? "inputs." : "", se.field);
-            reply_fail(resp, req, se.status ? se.status : 400, "invalid-input", field, se.detail);
-        } else {
-            solve_write(a, resp, s, ed, in, out);
-        }
-    }
+    int rc = query ? front_inputs_query(r, query, reserved, in, err) : front_inputs(r, in, true, err);
+    if (rc == 0)
+        rc = front_run(r, in, &tl_out, err);
+    if (rc == 0)
+        solve_write(a, out, r, in, &tl_out);
     inputs_release(in);
+    return rc;
 }
 
-static const solver_desc *find_solver(app_response *resp, const app_request *req, const char *name,
-                                      const char *field)
+int solve_body(const app *a, const json_t *body, strbuf *out, api_error *err)
 {
-    const solver_desc *s = solver_find(name);
-    if (!s) {
-        char known[300] = "", detail[500];
-        size_t used = 0;
-        for (size_t i = 0; i < solver_count() && used < sizeof known; i++)
-            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", solver_at(i)->name);
-        snprintf(detail, sizeof detail, "unknown solver '%.60s'; solvers are: %s (GET /solvers describes them)", name,
-                 known);
-        reply_fail(resp, req, 404, "unknown-solver", field, detail);
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)body, key, val) {
+        if (strcmp(key, "solver") && strcmp(key, "inputs") && strcmp(key, "catalog") && strcmp(key, "calibration"))
+            return api_fail(err, 400, "unknown-field", key,
+                            "unknown field '%.80s'; a /solve body has solver, inputs, catalog and calibration", key);
     }
-    return s;
+    solver_request r;
+    if (front_read_body(a, body, &r, err) != 0)
+        return -1;
+    return solve_into(a, &r, NULL, out, err);
+}
+
+static void reply_solved(app_response *resp, const app_request *req, int rc, const api_error *err)
+{
+    if (rc != 0) {
+        app_problem(resp, req, err);
+        return;
+    }
+    sb_putc(&resp->body, '\n');
+    resp->status = 200;
+    resp->content_type = JSON_CT;
 }
 
 void handle_solve_post(app *a, const app_request *req, app_response *resp)
@@ -65,49 +66,21 @@ void handle_solve_post(app *a, const app_request *req, app_response *resp)
         app_problem(resp, req, &err);
         return;
     }
-    const char *key;
-    json_t *val;
-    json_object_foreach(body, key, val) {
-        if (strcmp(key, "solver") && strcmp(key, "inputs") && strcmp(key, "catalog")) {
-            char detail[200];
-            snprintf(detail, sizeof detail, "unknown field '%.80s'; a /solve body has solver, inputs and catalog", key);
-            reply_fail(resp, req, 400, "unknown-field", key, detail);
-            json_decref(body);
-            return;
-        }
-    }
-    json_t *js = json_object_get(body, "solver"), *jc = json_object_get(body, "catalog");
-    if (!json_is_string(js)) {
-        reply_fail(resp, req, 400, js ? "invalid-input" : "missing-input", "solver",
-             "solver must be a string naming a solver (e.g. \"single_node\"; GET /solvers lists them)");
-    } else if (jc && !json_is_string(jc)) {
-        reply_fail(resp, req, 400, "invalid-input", "catalog", "catalog must be a string: \"current\" or \"tutorial\"");
-    } else {
-        const solver_desc *s = find_solver(resp, req, json_string_value(js), "solver");
-        const catalog_edition *ed = app_edition(a, jc ? json_string_value(jc) : NULL, &err);
-        if (s && !ed)
-            app_problem(resp, req, &err);
-        else if (s)
-            solve_and_reply(a, resp, req, s, ed, json_object_get(body, "inputs"));
-    }
+    sb_reset(&resp->body);
+    int rc = solve_body(a, body, &resp->body, &err);
+    reply_solved(resp, req, rc, &err);
     json_decref(body);
 }
 
 void handle_solve_get(app *a, const app_request *req, app_response *resp, const char *name)
 {
-    const solver_desc *s = find_solver(resp, req, name, "solver");
-    if (!s)
-        return;
     api_error err;
-    const catalog_edition *ed = app_edition(a, query_get(req, "catalog"), &err);
-    json_t *inputs = NULL;
-    static const char *const reserved[] = {"catalog", NULL};
-    if (!ed || query_to_inputs(s, req, reserved, &inputs, &err) != 0) {
-        app_problem(resp, req, &err);
-        return;
-    }
-    solve_and_reply(a, resp, req, s, ed, inputs);
-    json_decref(inputs);
+    solver_request r;
+    sb_reset(&resp->body);
+    int rc = front_read_query(a, name, req, &r, &err);
+    if (rc == 0)
+        rc = solve_into(a, &r, req, &resp->body, &err);
+    reply_solved(resp, req, rc, &err);
 }
 
 /* --- /solvers ------------------------------------------------------------------------ */
@@ -115,9 +88,14 @@ void handle_solve_get(app *a, const app_request *req, app_response *resp, const 
 void handle_solvers(app_response *resp, const app_request *req, const char *name)
 {
     if (name) {
-        const solver_desc *s = find_solver(resp, req, name, "name");
-        if (s)
-            reply_json(resp, solver_describe(s));
+        api_error err;
+        solver_request r;
+        if (front_find_solver(name, &r, &err) != 0) {
+            snprintf(err.field, sizeof err.field, "name");
+            app_problem(resp, req, &err);
+        } else {
+            reply_json(resp, solver_describe(r.s));
+        }
         return;
     }
     json_t *arr = json_array();

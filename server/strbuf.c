@@ -23,7 +23,7 @@ void sb_reset(strbuf *b)
         b->data[0] = '\0';
 }
 
-static bool sb_reserve(strbuf *b, size_t extra)
+bool sb_reserve(strbuf *b, size_t extra)
 {
     if (b->oom)
         return false;

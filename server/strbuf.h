@@ -14,6 +14,8 @@ typedef struct {
 void sb_init(strbuf *b);
 void sb_free(strbuf *b);
 void sb_reset(strbuf *b);
+/* Room for `extra` more bytes (and the NUL) in one allocation; false when out of memory. */
+bool sb_reserve(strbuf *b, size_t extra);
 void sb_append(strbuf *b, const char *s, size_t n);
 void sb_puts(strbuf *b, const char *s);
 void sb_putc(strbuf *b, char c);

@@ -32,7 +32,6 @@
 #include "server/sweep.h"
 
 #include "server/body.h"
-#include "server/edition.h"
 #include "server/query.h"
 #include "server/reply.h"
 
@@ -124,6 +123,7 @@ struct sweep_stream {
      * "true"/"false") by pointer, integers by value */
     union { const char *s; double num; } interned[SOLVER_MAX_OUTPUTS][MAX_INTERNED];
     int n_interned[SOLVER_MAX_OUTPUTS];
+    calibration_mode calibration;       /* set into every point's inputs */
     struct timespec t0;
     double timeout;
     bool timed_out;
@@ -558,7 +558,7 @@ static bool is_member_name(const solver_desc *s, const char *name)
  * axis; everything else goes through the same query mapping as GET /solve. */
 static int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
 {
-    static const char *const reserved[] = {"catalog", "format", "outputs", "shard", "index", NULL};
+    static const char *const reserved[] = {"catalog", "calibration", "format", "outputs", "shard", "index", NULL};
     app_request scalar = *req;
     scalar.n_query = 0;
     json_t *axes = json_array();
@@ -567,7 +567,9 @@ static int query_spec(const solver_desc *s, const app_request *req, json_t *body
         const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
         if (!strcmp(k, "outputs")) {
             json_object_set_new(body, "outputs", split_commas(v, NULL, false));
-        } else if (!strcmp(k, "format") || !strcmp(k, "catalog") || !strcmp(k, "shard")) {
+        } else if (!strcmp(k, "catalog") || !strcmp(k, "calibration")) {
+            continue; /* the envelope's, read by front_read_query */
+        } else if (!strcmp(k, "format") || !strcmp(k, "shard")) {
             json_object_set_new(body, k, json_string(v));
         } else if (!strcmp(k, "index")) {
             /* a bare ?index means true; anything but true/false/1/0 stays text for the body's check */
@@ -634,11 +636,8 @@ static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
         return -1;
     for (size_t i = 0; i < st->s->n_inputs; i++) {
         solver_error se = {0};
-        if (!is_axis[i] && solver_check_input(st->s, i, &st->in->v[i], &se) != 0) {
-            char field[96];
-            snprintf(field, sizeof field, "inputs.%s", st->s->inputs[i].name);
-            return api_fail(err, 400, "invalid-input", field, "%s", se.detail);
-        }
+        if (!is_axis[i] && solver_check_input(st->s, i, &st->in->v[i], &se) != 0)
+            return api_solver_fail(err, &se, "inputs");
     }
     int n = 0;
     for (size_t i = 0; i < st->s->n_inputs; i++)
@@ -801,10 +800,12 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         return -1;
     }
     sb_init(&st->buf);
-    const char *name = solver_name;
+    solver_request r;
     if (solver_name) {
         st->from_query = true;
         body = json_object();
+        if (front_read_query(a, solver_name, req, &r, &err) != 0)
+            goto fail;
     } else {
         body = app_parse_body(req, &err);
         if (!body)
@@ -813,41 +814,26 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         json_t *val;
         json_object_foreach(body, key, val) {
             if (strcmp(key, "solver") && strcmp(key, "inputs") && strcmp(key, "axes") && strcmp(key, "outputs") &&
-                strcmp(key, "format") && strcmp(key, "catalog") && strcmp(key, "shard") && strcmp(key, "index")) {
+                strcmp(key, "format") && strcmp(key, "catalog") && strcmp(key, "calibration") &&
+                strcmp(key, "shard") && strcmp(key, "index")) {
                 api_fail(&err, 400, "unknown-field", key,
                          "unknown field '%.80s'; a /sweep body has solver, inputs, axes, outputs, format, catalog, "
-                         "shard and index",
+                         "calibration, shard and index",
                          key);
                 goto fail;
             }
         }
-        const json_t *js = json_object_get(body, "solver");
-        name = json_string_value(js);
-        if (!name) {
-            api_fail(&err, 400, js ? "invalid-input" : "missing-input", "solver",
-                     "solver must be a string naming a solver (GET /solvers lists them)");
+        if (front_read_body(a, body, &r, &err) != 0)
             goto fail;
-        }
     }
-    st->s = solver_find(name);
-    if (!st->s) {
-        api_fail(&err, 404, "unknown-solver", "solver", "unknown solver '%.60s' (GET /solvers lists them)", name);
-        goto fail;
-    }
+    st->s = r.s;
+    st->solver_index = (unsigned)r.index;
+    st->ed = r.ed;
+    st->calibration = r.calibration;
     const solver_desc *s = st->s;
     if (st->from_query && query_spec(s, req, body, &err) != 0)
         goto fail;
-    for (size_t i = 0; i < solver_count(); i++)
-        if (solver_at(i) == s)
-            st->solver_index = (unsigned)i;
-    const json_t *jc = json_object_get(body, "catalog"), *jf = json_object_get(body, "format");
-    if (jc && !json_is_string(jc)) {
-        api_fail(&err, 400, "invalid-input", "catalog", "catalog must be a string: \"current\" or \"tutorial\"");
-        goto fail;
-    }
-    st->ed = app_edition(a, json_string_value(jc), &err);
-    if (!st->ed)
-        goto fail;
+    const json_t *jf = json_object_get(body, "format");
     if (jf && !json_is_string(jf)) {
         api_fail(&err, 400, "invalid-input", "format", "format must be json, csv or ndjson");
         goto fail;
@@ -871,6 +857,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         goto fail;
     if (parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, &err) != 0)
         goto fail;
+    st->in->calibration = st->calibration;
     json_decref(body);
     body = NULL;
     for (int k = 0; k < st->n_out; k++)
@@ -1109,6 +1096,8 @@ static void write_header(sweep_stream *st)
     sb_json_string(b, s->name);
     sb_puts(b, ",\"catalog\":");
     sb_json_string(b, edition_name(st->ed));
+    sb_puts(b, ",\"calibration\":");
+    sb_json_string(b, CALIBRATION_MODES[st->calibration]);
     sb_puts(b, ",\"catalog_version\":");
     sb_json_string(b, edition_version(st->ed));
     sb_printf(b, ",\"points\":%llu,", st->points);
@@ -1411,7 +1400,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
 
 /* --- the search space, for optimize.c ---------------------------------------------------- */
 
-sweep_stream *sweep_space(app *a, const solver_desc *s, const json_t *body, api_error *err)
+sweep_stream *sweep_space(const app *a, const solver_request *r, const json_t *body, api_error *err)
 {
     sweep_stream *st = calloc(1, sizeof *st);
     if (!st) {
@@ -1419,18 +1408,13 @@ sweep_stream *sweep_space(app *a, const solver_desc *s, const json_t *body, api_
         return NULL;
     }
     sb_init(&st->buf);
-    st->s = s;
-    for (size_t i = 0; i < solver_count(); i++)
-        if (solver_at(i) == s)
-            st->solver_index = (unsigned)i;
-    const json_t *jc = json_object_get(body, "catalog");
-    if (jc && !json_is_string(jc)) {
-        api_fail(err, 400, "invalid-input", "catalog", "catalog must be a string: \"current\" or \"tutorial\"");
+    st->s = r->s;
+    st->solver_index = (unsigned)r->index;
+    st->ed = r->ed;
+    st->calibration = r->calibration;
+    if (parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, err) != 0)
         goto fail;
-    }
-    st->ed = app_edition(a, json_string_value(jc), err);
-    if (!st->ed || parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, err) != 0)
-        goto fail;
+    st->in->calibration = st->calibration;
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
     st->timeout = a->cfg->request_timeout;
     return st;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "server/app.h"
+#include "server/front.h"
 
 /* POST /sweep (solver_name NULL: named in the body) or GET /sweep/{solver_name}.
  * Fills resp with a problem, or with a 200 whose body comes from resp->stream. */
@@ -22,10 +23,11 @@ void sweep_stream_free(sweep_stream *s);
 
 /* --- the same space point by point, for optimize.c ------------------------------------- */
 
-/* The search space of a body for solver s: its catalog, inputs and axes members
- * (the caller checks any other), under the same point cap as /sweep. NULL with
- * err filled. Free it with sweep_stream_free. */
-sweep_stream *sweep_space(app *a, const solver_desc *s, const json_t *body, api_error *err);
+/* The search space of a body whose envelope is r (front_read_body): its inputs
+ * and axes members (the caller checks any other), under the same point cap as
+ * /sweep; every point is solved with r's calibration. NULL with err filled.
+ * Free it with sweep_stream_free. */
+sweep_stream *sweep_space(const app *a, const solver_request *r, const json_t *body, api_error *err);
 unsigned long long sweep_space_points(const sweep_stream *s);
 const catalog_edition *sweep_space_edition(const sweep_stream *s);
 int sweep_space_axes(const sweep_stream *s);

@@ -16,7 +16,7 @@ solver_error ERR;
 
 void use_solver(const char *name)
 {
-    S = solver_find(name);
+    S = solver_at((size_t)solver_find(name));
     cr_assert_not_null(S, "solver %s is not registered", name);
     memset(&IN, 0, sizeof IN);
     for (size_t i = 0; i < S->n_inputs; i++)

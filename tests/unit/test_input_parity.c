@@ -15,7 +15,7 @@
 
 static const input_desc *desc(const char *solver, const char *input)
 {
-    const solver_desc *s = solver_find(solver);
+    const solver_desc *s = solver_at((size_t)solver_find(solver));
     cr_assert_not_null(s, "solver %s", solver);
     int i = solver_input_index(s, input);
     cr_assert_geq(i, 0, "%s.%s", solver, input);

@@ -174,11 +174,11 @@ static json_t *reference(const solver_desc *s, const catalog_edition *ed, const 
         if (w)
             json_array_append_new(warnings, w);
     }
-    return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:s,s:s},s:s,s:s}", "solver", s->name, "inputs",
+    return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:s,s:s},s:s,s:s,s:s}", "solver", s->name, "inputs",
                      echo(s, in), "result", result(s, out), "units", units, "input_units", input_units, "resolved",
                      resolved, "trace", trace, "warnings", warnings, "assumptions", "leaves_out", s->assumptions,
-                     "error_band", SOLVER_ERROR_BAND, "catalog", edition_name(ed), "catalog_version",
-                     edition_version(ed));
+                     "error_band", SOLVER_ERROR_BAND, "catalog", edition_name(ed), "calibration",
+                     CALIBRATION_MODES[in->calibration], "catalog_version", edition_version(ed));
 }
 
 /* json_write's text of v, parsed back: how a client sees the tree. */
@@ -201,7 +201,7 @@ typedef struct {
 static void run_case(const json_t *c, const char *file, size_t line, tally *t)
 {
     const char *name = json_string_value(json_object_get(c, "solver"));
-    const solver_desc *s = name ? solver_find(name) : NULL;
+    const solver_desc *s = name ? solver_at((size_t)solver_find(name)) : NULL;
     if (!s) {
         t->unregistered++;
         return;
