@@ -37,7 +37,7 @@ static int add_record(vset *s, json_t *rec, const char *name, int line, const ca
     int fam = calib_family_find(family);
     if (fam < 0)
         return fail(err, errlen, name, line, "unknown family", family);
-    const solver_desc *d = solver_find(solver);
+    const solver_desc *d = solver_at((size_t)solver_find(solver));
     if (!d)
         return fail(err, errlen, name, line, "unknown solver", solver);
     int out = solver_output_index(d, output);
