@@ -1,11 +1,12 @@
 /* answer.js - owns the answer panel: the request as curl (showCurl), a
  * problem with the field it names marked (showProblem), clearing it
  * (clearAnswer), a /solve answer (showSolve: the result with units and
- * meanings, a table output's rows, warnings, assumptions, the inputs as used,
+ * meanings, a table output's rows, warnings, assumptions with what the model
+ * leaves out and its measured error band, the inputs as used,
  * then the pipeline and roofline pictures) and a /sweep answer (showSweep: the
  * chart, every row, the points with an error, the CSV download). */
 import {$, el} from './dom.js';
-import {fmtNum, shellQuote} from './format.js';
+import {fmtNum, fmtPct, shellQuote} from './format.js';
 import {state} from './state.js';
 import {chartReady, drawPipeline, drawRoofline, drawSweep} from './charts.js';
 
@@ -87,6 +88,43 @@ export function listBlock(title, items, cls) {
   return el('div', {class: cls}, el('h3', {text: title}), el('ul', {}, ...items.map((t) => el('li', {text: typeof t === 'string' ? t : JSON.stringify(t)}))));
 }
 
+/* What an answer's assumptions state beyond the trace: what the model leaves
+ * out, and assumptions.error_band - how far answers of this kind land from
+ * published measurements in the answer's calibration mode (GET /validation):
+ * per measurement family its median and 90th-percentile error, as
+ * percentages, over n measurements. A daemon that states no band in numbers
+ * gives a sentence instead; it is shown as it is. */
+function assumptionsBlock(a) {
+  if (!a || typeof a !== 'object') return null;
+  const box = el('div', {class: 'assumptions', id: 'assumptions-box'});
+  if (a.leaves_out) box.append(el('p', {class: 'sub', id: 'leaves-out', text: 'The model leaves out: ' + a.leaves_out}));
+  const band = a.error_band;
+  if (band === undefined || band === null) return box.childNodes.length ? box : null;
+  const eb = el('div', {id: 'error-band'}, el('h3', {text: 'Error against published measurements'}));
+  box.append(eb);
+  if (typeof band !== 'object') {
+    eb.append(el('p', {class: 'sub', text: String(band)}));
+    return box;
+  }
+  if (band.calibration) eb.dataset.calibration = band.calibration;
+  eb.append(el('p', {class: 'sub', text: (band.calibration ? 'Calibration ' + band.calibration + ': ' : '') + (band.basis || '') +
+    '. The error of one measurement is max(predicted / measured, measured / predicted) − 1; the Validation tab shows each one.'}));
+  const bands = Array.isArray(band.bands) ? band.bands : [];
+  if (bands.length) {
+    const pct = (v) => el('td', {class: 'value', 'data-value': JSON.stringify(v ?? null), text: typeof v === 'number' ? fmtPct(v) : '—'});
+    eb.append(el('div', {class: 'scroll'}, el('table', {id: 'error-band-table'},
+      el('caption', {class: 'sub', text: 'Error band by measurement family'}),
+      el('thead', {}, el('tr', {}, ...['family', 'outputs', 'median error', '90th percentile', 'n'].map((h) => el('th', {scope: 'col', text: h})))),
+      el('tbody', {}, ...bands.map((b) => el('tr', {'data-family': b.family},
+        el('th', {scope: 'row', text: b.family}), el('td', {text: (b.outputs || []).join(', ')}),
+        pct(b.median), pct(b.p90), el('td', {class: 'value', 'data-value': JSON.stringify(b.n ?? null), text: String(b.n ?? '—')})))))));
+  } else {
+    eb.append(el('p', {id: 'error-band-none', text: 'No measurement family covers this answer: its error is not known.'}));
+  }
+  if (band.note) eb.append(el('p', {class: 'sub', text: band.note}));
+  return box;
+}
+
 export async function showSolve(body, ans, roof) {
   const box = $('result');
   box.append(el('div', {class: 'scroll'}, outputTable(state.solver, ans.result, ans.units || {})));
@@ -96,6 +134,8 @@ export async function showSolve(body, ans, roof) {
   const t = listBlock('Assumptions', ans.trace, 'assumptions');
   if (w) box.append(w);
   if (t) box.append(t);
+  const a = assumptionsBlock(ans.assumptions);
+  if (a) box.append(a);
   if (ans.input_units && Object.keys(ans.input_units).length) {
     box.append(el('p', {class: 'sub', text: 'Inputs as used: ' +
       Object.entries(ans.inputs).map(([k, v]) => k + '=' + (typeof v === 'object' ? JSON.stringify(v) : v) +

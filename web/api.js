@@ -1,6 +1,7 @@
 /* api.js - owns the page's conversation with the daemon: api(path, body)
  * (GET, or POST of a JSON body; a problem answer becomes an Error carrying
- * it as .problem), the catalog lists behind the pickers (catalogList, one
+ * it as .problem), a solver request's envelope (envelope: solver, edition,
+ * calibration, inputs), the catalog lists behind the pickers (catalogList, one
  * request per kind and edition, made after the first render), the catalog's
  * kinds, and finding an entry in a list by key or id. */
 import {state} from './state.js';
@@ -18,6 +19,18 @@ export async function api(path, body) {
     throw err;
   }
   return data;
+}
+
+/* A solver request's envelope: the solver, the catalog edition, the
+ * calibration mode (once known: from the URL, the switch, or the mode the
+ * daemon's first answer names; before that the daemon's default applies and
+ * the request leaves it out) and the inputs. Every request the page sends to
+ * a solver starts here. */
+export function envelope(solver, inputs) {
+  const body = {solver, catalog: state.edition};
+  if (state.calibration) body.calibration = state.calibration;
+  body.inputs = inputs;
+  return body;
 }
 
 /* The entries of one catalog kind in the current edition: one request per kind

@@ -10,7 +10,7 @@
 import {$, el} from './dom.js';
 import {fmtNum, fmtUnit, tickSI} from './format.js';
 import {state} from './state.js';
-import {api} from './api.js';
+import {api, envelope} from './api.js';
 
 /* Chart.js (window.Chart): index.html preloads its bytes; it runs when a picture
  * first needs it (chartReady()), which is after the first answer's requests left. */
@@ -49,7 +49,7 @@ export async function rooflineData(body) {
   const extra = $('compare').value.split(',').map((s) => s.trim()).filter(Boolean);
   const hws = [inputs.hardware, ...extra.filter((h) => h !== inputs.hardware)];
   const ans = await api('/batch', {items: hws.map((hardware) =>
-    ({solver: 'single_node', catalog: state.edition, inputs: Object.assign({}, inputs, {hardware})}))});
+    envelope('single_node', Object.assign({}, inputs, {hardware})))});
   return ans.items.filter((it) => it.response).map(({response: {inputs: used, result: r}}) => ({
     hw: typeof used.hardware === 'object' ? 'inline' : String(used.hardware),
     peak: r.peak_flops_actual * 1e12, bw: r.peak_bw_actual * 1e9, ai: r.arithmetic_intensity, bottleneck: r.bottleneck}));

@@ -1,6 +1,7 @@
 /* dashboard.js - the page at "/" (index.html loads it as a module): owns
  * starting the page and what ties its parts together. It reads GET /solvers and
- * GET /version, fills the header (views, catalog edition) and the solver list,
+ * GET /version, fills the header (views, catalog edition, calibration mode) and
+ * the solver list,
  * opens the state in the URL or the worked example, and runs a request
  * (run(): the form's request to POST /solve, /sweep when a field holds a list
  * or a range, or /optimize in the find mode). Everything is generated from
@@ -58,6 +59,27 @@ function loadCatalog() {
   return catalogLoading;
 }
 
+/* --- the calibration mode ------------------------------------------------------------------- */
+
+/* The header's switch (mlsysim / measured) shows state.calibration; every
+ * request the page sends names it (api.js envelope()). It starts as the URL
+ * names it; otherwise the first request leaves it out, so the deployment's
+ * default applies, and the mode its answer names is taken (adoptCalibration)
+ * and sent from then on. A daemon without calibration names none: the page
+ * then sends none either. */
+const CALIBRATIONS = ['mlsysim', 'measured'];
+
+function showCalibration(mode) {
+  for (const r of document.querySelectorAll('input[name="calibration"]')) r.checked = r.value === mode;
+}
+
+function adoptCalibration(ans) {
+  const mode = ans && (ans.calibration || (ans.best && ans.best.answer && ans.best.answer.calibration));
+  if (typeof mode !== 'string' || !CALIBRATIONS.includes(mode)) return;
+  if (!state.calibration) state.calibration = mode;
+  showCalibration(mode);
+}
+
 /* --- views and modes ------------------------------------------------------------------------ */
 
 function showView(name) {
@@ -74,7 +96,7 @@ async function run() {
   try { body = buildRequest(); } catch (e) { showProblem(e); return; }
   history.replaceState(null, '', stateToHash());
   $('share').href = stateToHash();
-  if (state.mode === 'find') { await state.find.runFind(body); return; }
+  if (state.mode === 'find') { adoptCalibration(await state.find.runFind(body)); return; }
   const sweep = Boolean(body.axes);
   const path = sweep ? '/sweep' : '/solve';
   showCurl(path, body);
@@ -87,7 +109,10 @@ async function run() {
     const ans = await api(path, body);
     if (sweep) await showSweep(body, ans);
     else await showSolve(body, ans, roof);
-    $('status').textContent = sweep ? ans.points + ' points' : 'Solved (catalog ' + ans.catalog + ', version ' + ans.catalog_version + ')';
+    adoptCalibration(ans);
+    const cal = ans.calibration ? ', calibration ' + ans.calibration : '';
+    $('status').textContent = sweep ? ans.points + ' points' + (cal ? ' (' + cal.slice(2) + ')' : '') :
+      'Solved (catalog ' + ans.catalog + ', version ' + ans.catalog_version + cal + ')';
   } catch (e) {
     $('status').textContent = '';
     showProblem(e);
@@ -147,6 +172,15 @@ async function start() {
     $('cat-kind').textContent = '';
     if (!$('view-catalog').hidden) showView('catalog');
   });
+  if (CALIBRATIONS.includes(initial.calibration)) state.calibration = initial.calibration;
+  showCalibration(state.calibration || 'mlsysim');
+  for (const r of document.querySelectorAll('input[name="calibration"]')) {
+    r.addEventListener('change', () => {
+      if (!r.checked) return;
+      state.calibration = r.value;
+      if (state.solver) run();
+    });
+  }
   const nav = $('solvers');
   for (const s of state.solvers) {
     const b = el('button', {type: 'button', 'data-solver': s.name, title: s.title || '', text: s.name});

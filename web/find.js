@@ -12,7 +12,7 @@
  * Loaded by dashboard.js (loadFind(), a dynamic import) the first time the
  * find mode is chosen, so a first visit neither fetches nor runs it. Exports
  * renderFind(), findValues() (the panel's state for the URL, keys "mode" and
- * "find.*") and runFind(). */
+ * "find.*") and runFind() (the answer, or null when there is none). */
 import {$, el} from './dom.js';
 import {fmtNum} from './format.js';
 import {state} from './state.js';
@@ -259,17 +259,19 @@ async function showFind(body, ans) {
 
 export async function runFind(base) {
   let body;
-  try { body = findRequest(base); } catch (e) { showFindProblem(e); return; }
+  try { body = findRequest(base); } catch (e) { showFindProblem(e); return null; }
   showCurl('/optimize', body);
   $('status').textContent = 'Searching ' + state.solver.name + '…';
   chartReady().catch(() => {}); // the best point's pictures; a failure is reported where it is awaited
   try {
     const ans = await api('/optimize', body);
     await showFind(body, ans);
+    return ans;
     $('status').textContent = ans.best ? 'Found: ' + pointText(ans.best.point) + ' (' + ans.evaluated + ' of ' + ans.points + ' points evaluated, ' +
       ans.method + ')' : 'Nothing qualifies (' + ans.evaluated + ' of ' + ans.points + ' points evaluated)';
   } catch (e) {
     $('status').textContent = '';
     showFindProblem(e);
   }
+  return null;
 }

@@ -8,7 +8,7 @@
 import {$, el} from './dom.js';
 import {fmtUnit} from './format.js';
 import {state} from './state.js';
-import {catalogList, findEntry} from './api.js';
+import {catalogList, envelope, findEntry} from './api.js';
 
 export const isRecord = (inp) => Array.isArray(inp.catalog_kinds) && inp.catalog_kinds.length > 0;
 
@@ -176,7 +176,7 @@ export function buildRequest() {
     }
     inputs[inp.name] = value;
   }
-  const body = {solver: state.solver.name, catalog: state.edition, inputs};
+  const body = envelope(state.solver.name, inputs);
   if (axes.length) body.axes = axes;
   return body;
 }
@@ -189,12 +189,13 @@ function fieldError(name, detail) {
 
 /* --- URL state ------------------------------------------------------------------------------ */
 
-/* The page's state as a hash: solver, edition, the form's values (find.* in
+/* The page's state as a hash: solver, edition, calibration, the form's values (find.* in
  * the find mode), the roofline's accelerators to compare. */
 export function stateToHash() {
   const p = new URLSearchParams();
   p.set('solver', state.solver.name);
   if (state.edition) p.set('catalog', state.edition);
+  if (state.calibration) p.set('calibration', state.calibration);
   for (const [k, v] of Object.entries(formValues())) p.set(k, v);
   if (state.mode === 'find' && state.find) for (const [k, v] of Object.entries(state.find.findValues())) p.set(k, v);
   const cmp = $('compare').value.trim();

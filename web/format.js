@@ -1,6 +1,6 @@
 /* format.js - owns how the dashboard writes numbers: plain (fmtNum), with a
  * unit and an SI prefix where that reads better (fmtUnit), as log-axis tick
- * labels (tickSI), and a string quoted for a POSIX shell (shellQuote). */
+ * labels (tickSI), errors as percentages (fmtPct), and a string quoted for a POSIX shell (shellQuote). */
 
 const PREFIX = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
 /* Units whose values read better with an SI prefix (B, flop/s, ...). */
@@ -29,5 +29,12 @@ export const tickSI = (v) => {
   for (const [f, p] of PREFIX) if (Math.abs(v) >= f) return Number((v / f).toPrecision(3)) + p;
   return Number(v.toPrecision(3));
 };
+
+/* An error as a percentage: 0.12 as "12 %", 0.034 as "3.4 %", 2.1 as "210 %". */
+export function fmtPct(v) {
+  if (typeof v !== 'number' || !isFinite(v)) return String(v);
+  const p = v * 100;
+  return (Math.abs(p) >= 10 ? String(Math.round(p)) : String(Number(p.toPrecision(2)))) + ' %';
+}
 
 export const shellQuote = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
