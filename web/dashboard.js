@@ -16,6 +16,7 @@
  *   charts.js   Chart.js, the roofline, the pipeline bars, the sweep chart
  *   answer.js   the answer panel
  *   catalog.js  the Catalog view (loaded when first opened)
+ *   validation.js  the Validation view (loaded when first opened)
  *   find.js     the find mode (loaded when first chosen)
  *
  * First render: the page opens on a worked example and draws it before anything
@@ -80,14 +81,60 @@ function adoptCalibration(ans) {
   showCalibration(mode);
 }
 
+/* validation.js, the Validation view: loaded once, when the view is first opened. */
+let validationLoading = null;
+function loadValidation() {
+  if (!validationLoading) {
+    validationLoading = import('./validation.js').catch(() => {
+      validationLoading = null;
+      throw new Error('the validation view (/ui/validation.js) did not load');
+    });
+  }
+  return validationLoading;
+}
+
+/* A problem in the Validation view: shown in its status line (the answer panel is in the Solve view). */
+function showValidationProblem(e) {
+  const p = e.problem || {};
+  $('val-status').textContent = 'GET /validation: ' + (p.title ? p.title + ': ' : '') + (p.detail || e.message);
+}
+
 /* --- views and modes ------------------------------------------------------------------------ */
 
+const VIEWS = ['solve', 'catalog', 'validation'];
+
 function showView(name) {
-  $('view-solve').hidden = name !== 'solve';
-  $('view-catalog').hidden = name !== 'catalog';
-  $('tab-solve').setAttribute('aria-pressed', String(name === 'solve'));
-  $('tab-catalog').setAttribute('aria-pressed', String(name === 'catalog'));
+  for (const v of VIEWS) {
+    $('view-' + v).hidden = name !== v;
+    $('tab-' + v).setAttribute('aria-pressed', String(name === v));
+  }
   if (name === 'catalog') loadCatalog().then((m) => m.showCatalog()).catch(showProblem);
+  if (name === 'validation') loadValidation().then((m) => m.showValidation()).catch(showValidationProblem);
+}
+
+/* A state from a link (a request of the Validation view, or the URL's hash
+ * changed by hand or by going back): its edition, calibration, mode and
+ * compare list taken, the Solve view shown on its solver and inputs, run. */
+async function openState(values) {
+  if (!values || !values.solver) return;
+  if (CALIBRATIONS.includes(values.calibration)) state.calibration = values.calibration;
+  showCalibration(state.calibration || 'mlsysim');
+  if (values.catalog && state.editions.includes(values.catalog) && values.catalog !== state.edition) {
+    state.edition = values.catalog;
+    $('edition').value = state.edition;
+    fillCompare();
+    $('cat-kind').textContent = '';
+  }
+  $('compare').value = values.compare || '';
+  if (values.mode === 'find') {
+    try { await loadFind(); } catch (e) { showProblem(e); return; }
+    applyMode('find');
+  } else {
+    applyMode('run');
+  }
+  showView('solve');
+  await openSolver(values.solver, values, true);
+  $('solver-title').scrollIntoView({block: 'start'});
 }
 
 async function run() {
@@ -196,6 +243,16 @@ async function start() {
   $('share').addEventListener('click', (ev) => { ev.preventDefault(); history.replaceState(null, '', stateToHash()); $('share').href = location.href; });
   $('tab-solve').addEventListener('click', () => showView('solve'));
   $('tab-catalog').addEventListener('click', () => showView('catalog'));
+  $('tab-validation').addEventListener('click', () => showView('validation'));
+  // links to a page state (data-state: the Validation view's requests) open it here; a new tab opens it by its URL
+  document.addEventListener('click', (ev) => {
+    const a = ev.target.closest && ev.target.closest('a[data-state]');
+    if (!a || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    ev.preventDefault();
+    history.pushState(null, '', a.getAttribute('href'));
+    openState(hashToState()).catch(showProblem);
+  });
+  window.addEventListener('hashchange', () => openState(hashToState()).catch(showProblem));
   for (const r of document.querySelectorAll('input[name="mode"]')) r.addEventListener('change', () => setMode(r.value));
   fillCompare();
   try {

@@ -4,7 +4,8 @@
  * their key figures and an inline override), the values it holds (text per
  * input, only what differs from the default), the request it describes
  * (buildRequest: inputs, and a list or a range in a field as a sweep axis),
- * and the state in the URL's hash (stateToHash / hashToState). */
+ * and the state in the URL's hash (stateToHash / hashToState; requestToHash
+ * for a request given as JSON). */
 import {$, el} from './dom.js';
 import {fmtUnit} from './format.js';
 import {state} from './state.js';
@@ -108,10 +109,21 @@ export function renderForm(solver, values) {
 function setValues(values) {
   for (const inp of state.solver.inputs) {
     const c = $('in-' + inp.name);
-    if (!c || !(inp.name in values)) continue;
-    if (inp.type === 'boolean') c.checked = values[inp.name] === 'true';
-    else c.value = values[inp.name];
-    if (isRecord(inp) && values[inp.name + '.override']) $('in-' + inp.name + '-override').value = values[inp.name + '.override'];
+    const over = isRecord(inp) ? values[inp.name + '.override'] : undefined;
+    if (!c || !(inp.name in values || over)) continue;
+    if (inp.name in values) {
+      if (inp.type === 'boolean') c.checked = values[inp.name] === 'true';
+      else {
+        // a choice this daemon does not list is kept, so the request carries it and the API names the problem
+        if (inp.type === 'enum' && ![...c.options].some((o) => o.value === values[inp.name])) c.append(el('option', {value: values[inp.name], text: values[inp.name]}));
+        c.value = values[inp.name];
+      }
+    }
+    if (over) {
+      const o = $('in-' + inp.name + '-override');
+      o.value = over;
+      o.closest('details').open = true;
+    }
     if (isRecord(inp)) c.dispatchEvent(new Event('input'));
   }
 }
@@ -158,7 +170,11 @@ export function buildRequest() {
   const inputs = {};
   const axes = [];
   for (const inp of state.solver.inputs) {
-    if (!(inp.name in vals)) continue;
+    if (!(inp.name in vals)) {
+      // an override without a catalog id is a whole inline entry
+      if (isRecord(inp) && vals[inp.name + '.override']) inputs[inp.name] = parseOverride(inp, vals[inp.name + '.override']);
+      continue;
+    }
     const text = vals[inp.name];
     if (text === '' && inp.type !== 'boolean') continue;
     if (inp.type === 'list') { inputs[inp.name] = text.split(',').map((s) => s.trim()).filter(Boolean); continue; }
@@ -169,16 +185,19 @@ export function buildRequest() {
     if (parts.length > 1) { axes.push({input: inp.name, values: parts.map((p) => parseValue(inp, p))}); continue; }
     let value = parseValue(inp, parts[0]);
     const over = vals[inp.name + '.override'];
-    if (isRecord(inp) && over) {
-      let fields;
-      try { fields = JSON.parse(over); } catch (e) { throw fieldError(inp.name, 'the override of ' + inp.name + ' is not a JSON object: ' + e.message); }
-      value = Object.assign({base: value}, fields);
-    }
+    if (isRecord(inp) && over) value = Object.assign({base: value}, parseOverride(inp, over));
     inputs[inp.name] = value;
   }
   const body = envelope(state.solver.name, inputs);
   if (axes.length) body.axes = axes;
   return body;
+}
+
+function parseOverride(inp, text) {
+  let fields;
+  try { fields = JSON.parse(text); } catch (e) { throw fieldError(inp.name, 'the override of ' + inp.name + ' is not a JSON object: ' + e.message); }
+  if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw fieldError(inp.name, 'the override of ' + inp.name + ' is not a JSON object');
+  return fields;
 }
 
 function fieldError(name, detail) {
@@ -200,6 +219,30 @@ export function stateToHash() {
   if (state.mode === 'find' && state.find) for (const [k, v] of Object.entries(state.find.findValues())) p.set(k, v);
   const cmp = $('compare').value.trim();
   if (cmp) p.set('compare', cmp);
+  return '#' + p.toString();
+}
+
+/* A request ({solver, catalog, inputs}, as GET /validation gives them) as the
+ * URL state that opens it in the form: each input as the text its field holds
+ * (lists comma-separated), a record given inline as its catalog id ("base")
+ * and the other fields as the override, or as the override alone. */
+export function requestToHash(req, calibration) {
+  const p = new URLSearchParams();
+  p.set('solver', req.solver);
+  if (req.catalog) p.set('catalog', req.catalog);
+  if (calibration) p.set('calibration', calibration);
+  for (const [k, v] of Object.entries(req.inputs || {})) {
+    if (v === null || v === undefined) continue;
+    if (Array.isArray(v)) p.set(k, v.join(','));
+    else if (typeof v === 'object') {
+      const {base, ...rest} = v;
+      if (base === undefined) p.set(k + '.override', JSON.stringify(v));
+      else {
+        p.set(k, String(base));
+        if (Object.keys(rest).length) p.set(k + '.override', JSON.stringify(rest));
+      }
+    } else p.set(k, String(v));
+  }
   return '#' + p.toString();
 }
 
