@@ -1,7 +1,7 @@
-/* find.js - the dashboard's find mode: the best point of the form's search
- * space by an objective, among the points whose outputs meet constraints
- * (POST /optimize, docs/optimize.md). The space is the form's axes as the
- * sweep mode builds them (a list or a range in a field, catalog ids
+/* find.js - owns the dashboard's find mode: the best point of the form's
+ * search space by an objective, among the points whose outputs meet
+ * constraints (POST /optimize, docs/optimize.md). The space is the form's axes
+ * as the sweep mode builds them (a list or a range in a field, catalog ids
  * included); this panel adds the constraints (an output, a comparison, a
  * bound in the output's unit or with its own; == / != for boolean and string
  * outputs), the objective (maximize or minimize a numeric input or output),
@@ -9,12 +9,17 @@
  * feasible, method and why), the constraints at the best point and the ones
  * that bind, the best point with its full /solve answer, the runners-up.
  *
- * Loaded by dashboard.js (loadFind()) the first time the find mode is
- * chosen; uses its top-level helpers ($, el, api, fmtNum, showCurl,
- * showSolve, showProblem, listBlock, asNumber, state). Defines renderFind(),
- * findValues() (the panel's state for the URL, keys "mode" and "find.*") and
- * runFind() for dashboard.js. */
-'use strict';
+ * Loaded by dashboard.js (loadFind(), a dynamic import) the first time the
+ * find mode is chosen, so a first visit neither fetches nor runs it. Exports
+ * renderFind(), findValues() (the panel's state for the URL, keys "mode" and
+ * "find.*") and runFind() (the answer, or null when there is none). */
+import {$, el} from './dom.js';
+import {fmtNum} from './format.js';
+import {state} from './state.js';
+import {api} from './api.js';
+import {asNumber} from './form.js';
+import {chartReady} from './charts.js';
+import {listBlock, showCurl, showProblem, showSolve} from './answer.js';
 
 const FIND_OPS = ['<=', '<', '>=', '>', '==', '!='];
 const FIND_METHODS = ['auto', 'exhaustive', 'bisection'];
@@ -92,7 +97,7 @@ function labelRows(list) {
 }
 
 /* The find panel for a solver; values: the URL's find.* keys (or none). */
-function renderFind(solver, values) {
+export function renderFind(solver, values) {
   const panel = $('find-panel');
   panel.textContent = '';
   const list = el('ol', {id: 'find-constraints'});
@@ -132,7 +137,7 @@ function renderFind(solver, values) {
 }
 
 /* The panel's state for the URL. */
-function findValues() {
+export function findValues() {
   const v = {mode: 'find'};
   const c = [...document.querySelectorAll('#find-constraints li')].map((li) =>
     li.querySelector('.c-output').value + li.querySelector('.c-op').value + li.querySelector('.c-value').value.trim());
@@ -252,19 +257,21 @@ async function showFind(body, ans) {
   await showSolve(body, best.answer, null);
 }
 
-async function runFind(base) {
+export async function runFind(base) {
   let body;
-  try { body = findRequest(base); } catch (e) { showFindProblem(e); return; }
+  try { body = findRequest(base); } catch (e) { showFindProblem(e); return null; }
   showCurl('/optimize', body);
   $('status').textContent = 'Searching ' + state.solver.name + '…';
   chartReady().catch(() => {}); // the best point's pictures; a failure is reported where it is awaited
   try {
     const ans = await api('/optimize', body);
     await showFind(body, ans);
+    return ans;
     $('status').textContent = ans.best ? 'Found: ' + pointText(ans.best.point) + ' (' + ans.evaluated + ' of ' + ans.points + ' points evaluated, ' +
       ans.method + ')' : 'Nothing qualifies (' + ans.evaluated + ' of ' + ans.points + ' points evaluated)';
   } catch (e) {
     $('status').textContent = '';
     showFindProblem(e);
   }
+  return null;
 }

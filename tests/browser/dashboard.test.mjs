@@ -469,6 +469,233 @@ test('catalog view: sortable table per kind, side-by-side comparison', async () 
   await page.click('#tab-solve');
 });
 
+/* The page's answer (#result-table) as {output: value}, and the same outputs of an API answer. */
+const shownResult = () => page.$$eval('#result-table tbody tr', (rs) => Object.fromEntries(rs.map((r) => [r.dataset.output, JSON.parse(r.querySelector('td.value').dataset.value)])));
+const resultAt = (ans, name) => name.split('.').reduce((o, k) => (o === null || o === undefined ? undefined : o[k]), ans.result);
+function assertSameResult(shown, ans, what) {
+  assert.ok(Object.keys(shown).length > 0, what + ': the page shows outputs');
+  for (const [name, v] of Object.entries(shown)) assert.deepEqual(v, resultAt(ans, name), `${what}: ${name}`);
+}
+
+/* The request bodies the page POSTs while fn runs: [{path, body}]. */
+async function posted(fn) {
+  const seen = [];
+  const on = (r) => {
+    if (r.method() === 'POST' && r.url().startsWith(base + '/')) seen.push({path: new URL(r.url()).pathname, body: JSON.parse(r.postData() || 'null')});
+  };
+  page.on('request', on);
+  try { await fn(); } finally { page.off('request', on); }
+  return seen;
+}
+
+/* The error band the answer panel shows: [[family, median, p90, n]] from #error-band-table. */
+const shownBands = () => page.$$eval('#error-band-table tbody tr', (rs) => rs.map((r) =>
+  [r.dataset.family, ...[...r.querySelectorAll('td.value')].map((c) => JSON.parse(c.dataset.value))]));
+
+async function assertErrorBand(ans, what) {
+  const band = ans.assumptions && ans.assumptions.error_band;
+  assert.ok(band && typeof band === 'object' && Array.isArray(band.bands), `${what}: /solve states assumptions.error_band with bands`);
+  assert.equal(band.calibration, ans.calibration, `${what}: the band is the answer's mode's`);
+  assert.equal(await page.$eval('#error-band', (e) => e.dataset.calibration), band.calibration);
+  if (band.bands.length) {
+    assert.deepEqual(await shownBands(), band.bands.map((b) => [b.family, b.median, b.p90, b.n]), `${what}: one row per band`);
+    const texts = await page.$$eval('#error-band-table tbody td.value', (c) => c.map((x) => x.textContent));
+    for (const t of texts.filter((_, i) => i % 3 < 2)) assert.match(t, /^[\d.]+ %$/, `${what}: median and p90 as percentages`);
+  } else {
+    assert.ok(await page.$('#error-band-none'), `${what}: no band, said so`);
+  }
+}
+
+const RN50 = {model: 'ResNet50', hardware: 'A100', batch_size: 256, precision: 'fp16'};
+
+test('calibration switch: measured mode sends "calibration" with every request; its answers equal the API\'s in that mode, with the error band', async () => {
+  await page.click('#tab-solve');
+  await openSolver('single_node');
+  for (const [k, v] of Object.entries(RN50)) await fill(k, String(v));
+  await page.$eval('#compare', (e) => { e.value = 'H100'; });
+  await submitAndWait('#result-table');
+  // the daemon's default mode, as its answer names it, is the one the switch shows
+  const dflt = await getJSON(base + '/solve', {solver: 'single_node', inputs: RN50});
+  assert.ok(['mlsysim', 'measured'].includes(dflt.calibration), 'a /solve answer names its calibration');
+  assert.equal(await page.$eval('input[name="calibration"]:checked', (e) => e.value), dflt.calibration);
+
+  // measured: the switch re-runs the request; the solve and the roofline's /batch items carry the mode
+  await page.$eval('#result', (e) => { e.textContent = ''; });
+  const sent = await posted(async () => {
+    await page.click('input[name="calibration"][value="measured"]');
+    await page.waitForSelector('#result-table, #problem:not([hidden])');
+    await page.waitForSelector('#fig-roofline:not([hidden])');
+  });
+  assert.equal(await page.$('#problem:not([hidden])'), null, 'no problem shown');
+  const solve = sent.find((r) => r.path === '/solve');
+  assert.equal(solve.body.calibration, 'measured');
+  const batch = sent.find((r) => r.path === '/batch');
+  assert.ok(batch && batch.body.items.length === 2 && batch.body.items.every((it) => it.calibration === 'measured'), 'the roofline\'s runs in measured mode too');
+  const measured = await getJSON(base + '/solve', {solver: 'single_node', calibration: 'measured', inputs: RN50});
+  assert.equal(measured.calibration, 'measured');
+  assertSameResult(await shownResult(), measured, 'measured mode');
+  assert.match(await page.$eval('#status', (e) => e.textContent), /calibration measured/);
+  await assertErrorBand(measured, 'measured mode');
+  // the curl command and the URL name the mode; the curl command answers the same
+  const curl = await page.$eval('#curl', (e) => e.textContent);
+  assert.match(curl, /"calibration":"measured"/);
+  assert.deepEqual(JSON.parse(execFileSync('sh', ['-c', curl], {encoding: 'utf8'})), JSON.parse(JSON.stringify(await getJSON(base + '/solve', solve.body))));
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /(^#|&)calibration=measured(&|$)/);
+  await shot('12-calibration-measured');
+  // a new page opened on the URL is in measured mode and answers the same
+  const p2 = await browser.newPage();
+  p2.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await p2.goto(base + '/' + hash, {waitUntil: 'load'});
+  await p2.waitForSelector('tr[data-output="latency"]');
+  assert.equal(await p2.$eval('input[name="calibration"]:checked', (e) => e.value), 'measured');
+  assert.equal(await p2.$eval('tr[data-output="latency"] td.value', (e) => JSON.parse(e.dataset.value)), measured.result.latency);
+  await p2.close();
+
+  // a sweep and a find in measured mode: their bodies carry it, their answers are the API's
+  await page.$eval('#compare', (e) => { e.value = ''; });
+  await fill('batch_size', '1,32,256');
+  const sweepSent = await posted(() => submitAndWait('#fig-sweep:not([hidden])'));
+  const sw = sweepSent.find((r) => r.path === '/sweep');
+  assert.equal(sw.body.calibration, 'measured');
+  const swApi = await getJSON(base + '/sweep', {solver: 'single_node', calibration: 'measured', inputs: {model: 'ResNet50', hardware: 'A100', precision: 'fp16'},
+    axes: [{input: 'batch_size', values: [1, 32, 256]}]});
+  const rows = await page.$$eval('#sweep-table tbody tr', (rs) => rs.length);
+  assert.equal(rows, swApi.rows.length);
+  await page.select('#sweep-output', 'latency');
+  const ys = (await chartData('sweep')).datasets.filter((d) => d.role !== 'crossover').flatMap((d) => d.data.map((q) => q.y));
+  assert.deepEqual(ys, swApi.rows.map((r) => r[swApi.columns.indexOf('latency')]));
+
+  await fill('batch_size', '1..256');
+  await page.click('input[name="mode"][value="find"]');
+  await page.waitForSelector('#find-target');
+  await page.click('#find-add');
+  await page.select('#find-constraints li:nth-child(1) .c-output', 'latency');
+  await page.select('#find-constraints li:nth-child(1) .c-op', '<=');
+  await page.type('#find-constraints li:nth-child(1) .c-value', '10');
+  await page.select('#find-dir', 'maximize');
+  await page.select('#find-target', 'batch_size');
+  const findSent = await posted(() => submitAndWait('#find-point'));
+  const opt = findSent.find((r) => r.path === '/optimize');
+  assert.equal(opt.body.calibration, 'measured');
+  const optApi = await getJSON(base + '/optimize', opt.body);
+  assert.ok(optApi.best, 'measured mode finds a batch');
+  assert.equal(await page.$eval('#find-point tr[data-input="batch_size"] td.value', (e) => JSON.parse(e.dataset.value)), optApi.best.point.batch_size);
+  await page.click('input[name="mode"][value="run"]');
+  await page.waitForSelector('#find', {hidden: true});
+
+  // back to mlsysim: the request names it, the answer is the API's in that mode
+  await fill('batch_size', '256');
+  await submitAndWait('#result-table');
+  await page.$eval('#result', (e) => { e.textContent = ''; });
+  const back = await posted(async () => {
+    await page.click('input[name="calibration"][value="mlsysim"]');
+    await page.waitForSelector('#result-table, #problem:not([hidden])');
+  });
+  assert.equal(back.find((r) => r.path === '/solve').body.calibration, 'mlsysim');
+  const first = await getJSON(base + '/solve', {solver: 'single_node', calibration: 'mlsysim', inputs: RN50});
+  assertSameResult(await shownResult(), first, 'mlsysim mode');
+  await assertErrorBand(first, 'mlsysim mode');
+});
+
+const sourceHref = (s) => (s.url ? s.url : s.repo && s.path ? 'https://github.com/' + s.repo + '/blob/HEAD/' + s.path : null);
+
+test('validation view: the summary is GET /validation\'s; one point per measurement at (measured, predicted), each linked to its source and its request', async () => {
+  const v = await getJSON(base + '/validation');
+  assert.ok(v.measurements.length > 0 && v.families.length > 0, '/validation has measurements and families');
+  await page.click('#tab-validation');
+  await page.waitForSelector('#validation-table tbody tr');
+  assert.equal(await page.$eval('#view-solve', (e) => e.hidden), true, 'the Solve view is hidden');
+  assert.equal(await page.$eval('#tab-validation', (e) => e.getAttribute('aria-pressed')), 'true');
+
+  // the summary: a row per family and one for all, the figures as /validation gives them
+  const summary = await page.$$eval('#validation-summary tbody tr', (rs) => Object.fromEntries(rs.map((r) =>
+    [r.dataset.family, [...r.querySelectorAll('td.value')].map((c) => JSON.parse(c.dataset.value))])));
+  const figures = (f) => [f.n, f.sources, f.mlsysim.median, f.mlsysim.p90, f.mlsysim.within_25pct,
+    f.measured.median, f.measured.p90, f.measured.within_25pct, f.measured_loso.median, f.measured_loso.p90];
+  assert.deepEqual(Object.keys(summary), [...v.families.map((f) => f.family), 'overall']);
+  for (const f of v.families) assert.deepEqual(summary[f.family], figures(f), f.family);
+  assert.deepEqual(summary.overall, figures(v.overall), 'overall');
+
+  // the table: one row per measurement
+  const ids = await page.$$eval('#validation-table tbody tr', (rs) => rs.map((r) => r.dataset.id));
+  assert.deepEqual([...ids].sort(), v.measurements.map((m) => m.id).sort());
+
+  // the scatter, for each prediction: one point per measurement at (measured, predicted), a dataset per family
+  const points = () => page.evaluate(() => {
+    const c = window.Chart.getChart(document.getElementById('chart-validation'));
+    return {scales: [c.scales.x.type, c.scales.y.type], roles: c.data.datasets.filter((d) => d.role).map((d) => [d.role, d.data.map((q) => [q.x, q.y])]),
+      families: c.data.datasets.filter((d) => !d.role).map((d) => [d.family, d.backgroundColor]),
+      points: c.data.datasets.filter((d) => !d.role).flatMap((d) => d.data.map((q) => ({id: q.id, family: d.family, x: q.x, y: q.y})))};
+  });
+  for (const which of ['measured', 'measured_loso', 'mlsysim']) {
+    await page.click(`input[name="val-which"][value="${which}"]`);
+    await page.waitForFunction((w) => document.getElementById('chart-validation').getAttribute('aria-label').includes(
+      {measured: 'measured mode', measured_loso: 'leave-one-source-out', mlsysim: 'mlsysim defaults'}[w]), {}, which);
+    const ch = await points();
+    const want = v.measurements.filter((m) => typeof m.predicted[which] === 'number' && m.predicted[which] > 0 && m.measured.value > 0);
+    if (which !== 'measured_loso') assert.equal(want.length, v.measurements.length, `every measurement has a ${which} prediction`);
+    assert.equal(ch.points.length, want.length, `${which}: one point per measurement`);
+    const byId = Object.fromEntries(ch.points.map((q) => [q.id, q]));
+    for (const m of want) assert.deepEqual(byId[m.id], {id: m.id, family: m.family, x: m.measured.value, y: m.predicted[which]}, `${which}: ${m.id}`);
+    assert.deepEqual(ch.scales, ['logarithmic', 'logarithmic']);
+    const identity = ch.roles.find(([r]) => r === 'identity')[1];
+    assert.ok(identity.every(([x, y]) => x === y), 'the line y = x');
+    const band = ch.roles.find(([r]) => r === 'band')[1];
+    assert.ok(band.every(([x, y]) => Math.abs(y / x - 1.25) < 1e-12), 'the band\'s upper edge: 25 % above');
+    const colours = new Set(ch.families.map(([, c]) => c));
+    assert.equal(colours.size, ch.families.length, 'a colour per family');
+    // the table's predicted column follows the choice
+    const predicted = await page.$$eval('#validation-table tbody tr', (rs) => Object.fromEntries(rs.map((r) =>
+      [r.dataset.id, JSON.parse(r.querySelectorAll('td.value')[2].dataset.value)])));
+    for (const m of v.measurements) assert.deepEqual(predicted[m.id], m.predicted[which] ?? null, `${which}: ${m.id} in the table`);
+  }
+  await page.click('input[name="val-which"][value="measured"]');
+  await shot('13-validation');
+
+  // each row links to its source: its url, or its file on GitHub; otherwise it names where the figure is
+  const links = await page.$$eval('#validation-table tbody tr', (rs) => Object.fromEntries(rs.map((r) => {
+    const a = r.querySelector('a.source-link');
+    return [r.dataset.id, a ? a.getAttribute('href') : null];
+  })));
+  for (const m of v.measurements) {
+    const want = sourceHref(m.source);
+    if (!want) assert.equal(links[m.id], null, `${m.id}: no source link`);
+    else assert.equal(m.source.url ? links[m.id] : decodeURIComponent(links[m.id]), want, `${m.id}: source link`);
+  }
+
+  // sortable by keyboard: the error column's button, Enter: rows by error, smallest first
+  await page.focus('#validation-table th[data-col="error"] button');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#validation-table th[data-col="error"][aria-sort="ascending"]');
+  const errs = await page.$$eval('#validation-table tbody tr', (rs) => rs.map((r) => JSON.parse(r.querySelectorAll('td.value')[4].dataset.value)));
+  const known = errs.filter((e) => e !== null);
+  assert.deepEqual(known, [...known].sort((a, b) => a - b));
+  assert.equal(await page.evaluate(() => document.activeElement.closest('th').dataset.col), 'error', 'the focus stays on the sorted column');
+
+  // each request link opens the Solve view on that request in measured mode; one per solver the set uses
+  const firstPerSolver = [...new Map([...v.measurements].reverse().map((m) => [m.request.solver, m])).values()];
+  for (const m of firstPerSolver) {
+    if (await page.$eval('#view-validation', (e) => e.hidden)) {
+      await page.click('#tab-validation');
+      await page.waitForSelector('#validation-table tbody tr');
+    }
+    await page.$eval('#result', (e) => { e.textContent = ''; });
+    await page.click(`#validation-table tr[data-id="${m.id}"] a.request-link`);
+    await page.waitForSelector('#result-table, #problem:not([hidden])');
+    assert.equal(await page.$('#problem:not([hidden])'), null, `${m.id}: no problem (${await page.$eval('#problem', (e) => e.textContent)})`);
+    assert.equal(await page.$eval('#view-solve', (e) => e.hidden), false, 'the Solve view is shown');
+    assert.equal(await page.$eval('#solvers button[aria-current="true"]', (e) => e.dataset.solver), m.request.solver);
+    assert.equal(await page.$eval('input[name="calibration"]:checked', (e) => e.value), 'measured');
+    const ans = await getJSON(base + '/solve', Object.assign({}, m.request, {calibration: 'measured'}));
+    assertSameResult(await shownResult(), ans, m.id);
+    const out = resultAt(ans, m.output);
+    // the same figure, up to how /validation writes its numbers
+    assert.ok(Math.abs(out / m.predicted.measured - 1) < 1e-3, `${m.id}: /solve's ${m.output} ${out} is /validation's measured prediction ${m.predicted.measured}`);
+  }
+  await shot('14-validation-request');
+});
+
 test('on a phone-sized screen the form and answer stay in one column', async () => {
   await page.setViewport({width: 390, height: 844});
   await page.goto(base + '/', {waitUntil: 'load'});

@@ -1,0 +1,241 @@
+/* validation.js - owns the Validation view: how far the service's answers land
+ * from published measurements (GET /validation, fetched once, when the view
+ * is first opened). Three parts:
+ *   - a summary per measurement family and overall: n, sources, and the
+ *     median and 90th-percentile error with the count within 25 % in mlsysim
+ *     mode, in measured mode (fitted on every source) and leave-one-source-out
+ *     (each measurement predicted by parameters fitted without its source);
+ *   - a log-log scatter of predicted (y) against measured (x), one point per
+ *     measurement coloured and shaped by family, with the y = x line and the
+ *     ±25 % band; which prediction is plotted is a choice (measured,
+ *     leave-one-source-out, mlsysim); a point's tooltip names it, and a click
+ *     on it picks its row in the table;
+ *   - the measurements as a table sortable by any column, each row linking to
+ *     its source (its url, or its file on GitHub from repo and path, or where
+ *     it is printed) and to its request: a link with the page's URL state that
+ *     opens the Solve view on that solver, inputs and calibration
+ *     (dashboard.js follows links marked data-state).
+ * The error of one measurement is max(predicted / measured, measured /
+ * predicted) - 1. Loaded by dashboard.js the first time the view is opened. */
+import {$, el} from './dom.js';
+import {fmtNum, fmtPct, tickSI} from './format.js';
+import {api} from './api.js';
+import {requestToHash} from './form.js';
+import {COLORS, chart, chartReady} from './charts.js';
+
+/* The predictions a point can show, and the calibration its request link opens. */
+const WHICH = [
+  {key: 'measured', label: 'measured mode', calibration: 'measured'},
+  {key: 'measured_loso', label: 'measured, leave-one-source-out', calibration: 'measured'},
+  {key: 'mlsysim', label: 'mlsysim defaults', calibration: 'mlsysim'},
+];
+const SHAPES = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
+const BAND = 1.25; // ±25 %: error <= 0.25, so predicted within [measured / 1.25, measured * 1.25]
+
+const view = {data: null, loading: null, which: 'measured', sort: 'family', dir: 1, picked: ''};
+
+/* GET /validation once; a failed request is asked again next time. */
+function load() {
+  if (!view.loading) {
+    view.loading = api('/validation').then((d) => { view.data = d; return d; });
+    view.loading.catch(() => { view.loading = null; });
+  }
+  return view.loading;
+}
+
+export const sourceLink = (s) => (!s ? null : s.url ? s.url :
+  s.repo && s.path ? 'https://github.com/' + s.repo + '/blob/HEAD/' + s.path.split('/').map(encodeURIComponent).join('/') : null);
+
+const num = (v) => (typeof v === 'number' && isFinite(v) ? v : null);
+const predicted = (m, which) => num((m.predicted || {})[which]);
+const errorOf = (m, which) => {
+  const e = num((m.error || {})[which]);
+  if (e !== null) return e;
+  const p = predicted(m, which), x = num(m.measured && m.measured.value);
+  return p > 0 && x > 0 ? Math.max(p / x, x / p) - 1 : null;
+};
+const ratioOf = (m, which) => {
+  const r = num((m.ratio || {})[which]);
+  if (r !== null) return r;
+  const p = predicted(m, which), x = num(m.measured && m.measured.value);
+  return p !== null && x > 0 ? p / x : null;
+};
+/* A measurement the scatter can place: a positive measured figure and prediction. */
+const plotted = (m, which) => predicted(m, which) > 0 && num(m.measured && m.measured.value) > 0;
+
+export async function showValidation() {
+  $('val-status').textContent = 'Loading GET /validation…';
+  const data = await load();
+  const n = (data.measurements || []).length;
+  $('val-status').textContent = n + ' published measurements in ' + (data.families || []).length + ' families.';
+  summary(data);
+  await chartReady();
+  draw();
+}
+
+/* --- the summary ------------------------------------------------------------------------------ */
+
+function summary(data) {
+  const modes = [['mlsysim', 'mlsysim defaults', true], ['measured', 'measured (fitted on every source)', true],
+    ['measured_loso', 'measured, leave-one-source-out', false]];
+  const cell = (v, text) => el('td', {class: 'value', 'data-value': JSON.stringify(v ?? null), text: v === null || v === undefined ? '—' : text});
+  const row = (f, key, title) => {
+    const tr = el('tr', {'data-family': key}, el('th', {scope: 'row', text: title}), cell(f.n, String(f.n)), cell(f.sources, String(f.sources)));
+    for (const [m, , within] of modes) {
+      const s = f[m] || {};
+      tr.append(cell(s.median, fmtPct(s.median)), cell(s.p90, fmtPct(s.p90)));
+      const w = s.within_25pct;
+      if (within) tr.append(cell(w, w + ' of ' + f.n + (f.n ? ' (' + Math.round(100 * w / f.n) + ' %)' : '')));
+    }
+    return tr;
+  };
+  const head1 = el('tr', {}, el('th', {scope: 'col', rowspan: 2, text: 'family'}), el('th', {scope: 'col', rowspan: 2, text: 'n'}),
+    el('th', {scope: 'col', rowspan: 2, text: 'sources'}),
+    ...modes.map(([, label, within]) => el('th', {scope: 'colgroup', colspan: within ? 3 : 2, text: label})));
+  const head2 = el('tr', {}, ...modes.flatMap(([, , within]) => [el('th', {scope: 'col', text: 'median error'}),
+    el('th', {scope: 'col', text: '90th percentile'}), within ? el('th', {scope: 'col', text: 'within 25 %'}) : null].filter(Boolean)));
+  const body = el('tbody', {}, ...(data.families || []).map((f) => row(f, f.family, f.title || f.family)));
+  if (data.overall) body.append(row(data.overall, 'overall', 'all families'));
+  $('val-summary').textContent = '';
+  $('val-summary').append(el('table', {id: 'validation-summary'},
+    el('caption', {class: 'sub', text: 'Error per family: max(predicted / measured, measured / predicted) − 1'}),
+    el('thead', {}, head1, head2), body));
+}
+
+/* --- the scatter ------------------------------------------------------------------------------ */
+
+function draw() {
+  const data = view.data;
+  const which = WHICH.find((w) => w.key === view.which);
+  const ms = data.measurements || [];
+  const families = (data.families || []).map((f) => f.family);
+  for (const m of ms) if (!families.includes(m.family)) families.push(m.family);
+  const title = Object.fromEntries((data.families || []).map((f) => [f.family, f.title || f.family]));
+  const pts = ms.filter((m) => plotted(m, view.which));
+  const missing = ms.filter((m) => !plotted(m, view.which));
+  const vals = pts.flatMap((m) => [m.measured.value, predicted(m, view.which)]);
+  const lo = vals.length ? Math.pow(10, Math.floor(Math.log10(Math.min(...vals) / BAND))) : 1;
+  const hi = vals.length ? Math.pow(10, Math.ceil(Math.log10(Math.max(...vals) * BAND))) : 10;
+  const datasets = [
+    {label: '±25 %', role: 'band', data: [{x: lo, y: lo * BAND}, {x: hi, y: hi * BAND}], showLine: true, pointRadius: 0,
+      borderColor: 'rgba(21,128,61,.5)', borderWidth: 1, backgroundColor: 'rgba(21,128,61,.12)', fill: '+1'},
+    {label: '−25 %', role: 'band-low', data: [{x: lo, y: lo / BAND}, {x: hi, y: hi / BAND}], showLine: true, pointRadius: 0,
+      borderColor: 'rgba(21,128,61,.5)', borderWidth: 1},
+    {label: 'y = x', role: 'identity', data: [{x: lo, y: lo}, {x: hi, y: hi}], showLine: true, pointRadius: 0,
+      borderColor: '#1b1f24', borderWidth: 1, borderDash: [4, 3]},
+  ];
+  families.forEach((f, i) => {
+    const data = pts.filter((m) => m.family === f).map((m) => ({x: m.measured.value, y: predicted(m, view.which), id: m.id,
+      unit: m.measured.unit || '', metric: m.measured.metric || '', error: errorOf(m, view.which)}));
+    if (!data.length) return;
+    datasets.push({label: title[f] || f, family: f, data, showLine: false, pointRadius: 4, pointHoverRadius: 7,
+      pointStyle: SHAPES[i % SHAPES.length], borderColor: COLORS[i % COLORS.length], backgroundColor: COLORS[i % COLORS.length]});
+  });
+  const within = pts.filter((m) => errorOf(m, view.which) <= BAND - 1).length;
+  chart('validation', {type: 'scatter', data: {datasets},
+    options: {scales: {
+      x: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'measured (the source\'s figure, in its unit)'}, ticks: {callback: tickSI}},
+      y: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'predicted, ' + which.label + ' (same unit)'}, ticks: {callback: tickSI}}},
+    onClick: (ev, els, c) => {
+      const hit = els.map((e) => c.data.datasets[e.datasetIndex].data[e.index]).find((p) => p && p.id);
+      if (hit) pick(hit.id);
+    },
+    plugins: {legend: {labels: {filter: (item, d) => d.datasets[item.datasetIndex].role !== 'band-low'}},
+      tooltip: {filter: (item) => Boolean(item.raw && item.raw.id),
+        callbacks: {label: (c) => c.raw.id + ' (' + c.dataset.label + '): measured ' + fmtNum(c.raw.x) + ' ' + c.raw.unit +
+          ', predicted ' + fmtNum(c.raw.y) + (c.raw.error !== null ? ', error ' + fmtPct(c.raw.error) : '')}}}}});
+  const note = pts.length + ' of ' + ms.length + ' measurements plotted (' + which.label + '); ' + within + ' within ±25 % (the band: ' +
+    'predicted between measured / 1.25 and measured × 1.25).' +
+    (missing.length ? ' No ' + which.label + ' prediction for ' + missing.map((m) => m.id).join(', ') + '.' : '') +
+    (view.which === 'measured_loso' ? ' A request link opens measured mode fitted on every source, so its answer is the measured-mode prediction.' : '');
+  $('val-notes').textContent = note;
+  $('chart-validation').setAttribute('aria-label', 'Scatter of predicted (' + which.label + ') against measured, log-log, for ' +
+    pts.length + ' measurements in ' + families.length + ' families, with the line y = x and the ±25 % band. ' + note +
+    ' The table below lists every point.');
+  table();
+}
+
+/* --- the table ------------------------------------------------------------------------------- */
+
+const COLUMNS = [
+  {key: 'id', title: 'measurement', get: (m) => m.id},
+  {key: 'family', title: 'family', get: (m) => m.family},
+  {key: 'source', title: 'source', get: (m) => (m.source && (m.source.title || m.source.key)) || ''},
+  {key: 'year', title: 'year', get: (m) => m.year ?? null},
+  {key: 'metric', title: 'figure', get: (m) => (m.measured && m.measured.metric) || ''},
+  {key: 'measured', title: 'measured', get: (m) => num(m.measured && m.measured.value), numeric: true},
+  {key: 'predicted', title: 'predicted', get: (m) => predicted(m, view.which), numeric: true},
+  {key: 'ratio', title: 'predicted / measured', get: (m) => ratioOf(m, view.which), numeric: true},
+  {key: 'error', title: 'error', get: (m) => errorOf(m, view.which), numeric: true},
+];
+
+function compare(col) {
+  return (a, b) => {
+    const x = col.get(a), y = col.get(b);
+    if (x === null || x === undefined) return y === null || y === undefined ? 0 : 1; // no value: last either way
+    if (y === null || y === undefined) return -1;
+    return view.dir * (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y)));
+  };
+}
+
+function table() {
+  const which = WHICH.find((w) => w.key === view.which);
+  const ms = [...(view.data.measurements || [])];
+  const col = COLUMNS.find((c) => c.key === view.sort) || COLUMNS[0];
+  ms.sort((a, b) => compare(col)(a, b) || String(a.id).localeCompare(String(b.id)));
+  const head = el('tr', {}, ...COLUMNS.map((c) => {
+    const b = el('button', {type: 'button', text: c.title + (view.sort === c.key ? (view.dir > 0 ? ' ▲' : ' ▼') : '')});
+    b.addEventListener('click', () => {
+      view.dir = view.sort === c.key ? -view.dir : 1;
+      view.sort = c.key;
+      table();
+      $('validation-table').querySelector('th[data-col="' + c.key + '"] button').focus();
+    });
+    return el('th', {scope: 'col', 'data-col': c.key, 'aria-sort': view.sort === c.key ? (view.dir > 0 ? 'ascending' : 'descending') : null}, b);
+  }), el('th', {scope: 'col', text: 'request'}));
+  const body = el('tbody');
+  for (const m of ms) {
+    const s = m.source || {};
+    const href = sourceLink(s);
+    const unit = (m.measured && m.measured.unit) || '';
+    const src = href ? el('a', {href, class: 'source-link', rel: 'noreferrer', title: s.where || null}, s.title || s.key || href) :
+      el('span', {class: 'source-where'}, (s.title || s.key || 'source') + (s.where ? ', ' + s.where : ''));
+    const e = errorOf(m, view.which);
+    const req = m.request && m.request.solver ? el('a', {href: requestToHash(m.request, which.calibration), class: 'request-link', 'data-state': '',
+      'aria-label': 'open the request of ' + m.id + ' in the Solve view (' + m.request.solver + ', calibration ' + which.calibration + ')'},
+    m.request.solver) : el('span', {text: '—'});
+    const v = (x, text) => el('td', {class: 'value', 'data-value': JSON.stringify(x ?? null), text: x === null || x === undefined ? '—' : text});
+    body.append(el('tr', {'data-id': m.id, 'data-family': m.family, class: [e !== null && e <= BAND - 1 ? 'within' : '', view.picked === m.id ? 'picked' : ''].join(' ').trim() || null,
+      tabindex: '-1', title: m.quote ? 'quoted: ' + m.quote : null},
+    el('th', {scope: 'row', text: m.id}), el('td', {text: m.family}), el('td', {}, src), v(m.year, String(m.year)),
+    el('td', {text: (m.measured && m.measured.metric || '') + (m.output ? ' (' + m.output + ')' : '')}),
+    v(num(m.measured && m.measured.value), fmtNum(m.measured && m.measured.value) + (unit ? ' ' + unit : '')),
+    v(predicted(m, view.which), fmtNum(predicted(m, view.which)) + (unit ? ' ' + unit : '')),
+    v(ratioOf(m, view.which), fmtNum(Number((ratioOf(m, view.which) || 0).toPrecision(3)))),
+    v(e, fmtPct(e)), el('td', {}, req)));
+  }
+  $('val-table').textContent = '';
+  $('val-table').append(el('table', {id: 'validation-table'},
+    el('caption', {class: 'sub', text: 'Every measurement (' + which.label + '); sort by a column\'s button; the request link opens it in the Solve view'}),
+    el('thead', {}, head), body));
+}
+
+/* A point clicked on the chart: its row, scrolled to and focused. */
+function pick(id) {
+  view.picked = id;
+  for (const tr of document.querySelectorAll('#validation-table tr.picked')) tr.classList.remove('picked');
+  const tr = document.querySelector('#validation-table tr[data-id="' + CSS.escape(id) + '"]');
+  if (!tr) return;
+  tr.classList.add('picked');
+  tr.scrollIntoView({block: 'center'});
+  tr.focus();
+}
+
+/* The view's controls; once, when the module is first loaded. */
+for (const r of document.querySelectorAll('input[name="val-which"]')) {
+  r.addEventListener('change', () => {
+    if (!r.checked || !view.data) return;
+    view.which = r.value;
+    draw();
+  });
+}
