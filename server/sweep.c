@@ -32,6 +32,7 @@
 #include "server/sweep.h"
 
 #include "server/body.h"
+#include "server/metrics.h"
 #include "server/query.h"
 #include "server/reply.h"
 
@@ -789,6 +790,14 @@ static int parse_space(sweep_stream *st, const json_t *body, unsigned long long 
     return parse_base(st, json_object_get(body, "inputs"), err);
 }
 
+static size_t stream_read(void *ctx, char *buf, size_t max) { return sweep_stream_read(ctx, buf, max); }
+static void stream_free(void *ctx) { sweep_stream_free(ctx); }
+
+void handle_sweep(app *a, const app_request *req, app_response *resp, const char *solver_name)
+{
+    sweep_start(a, req, solver_name, resp);
+}
+
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp)
 {
     api_error err;
@@ -868,12 +877,12 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         setup_transitions(st);
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
     st->timeout = a->cfg->request_timeout;
-    resp->status = 200;
-    resp->stream = st;
-    resp->content_type = st->fmt == FMT_CSV      ? (st->shard_index ? "text/csv; charset=utf-8; header=absent"
-                                                                   : "text/csv; charset=utf-8; header=present")
-                         : st->fmt == FMT_NDJSON ? "application/x-ndjson"
-                                                 : "application/json";
+    reply_stream(resp,
+                 st->fmt == FMT_CSV      ? (st->shard_index ? "text/csv; charset=utf-8; header=absent"
+                                                            : "text/csv; charset=utf-8; header=present")
+                 : st->fmt == FMT_NDJSON ? "application/x-ndjson"
+                                         : "application/json",
+                 stream_read, stream_free, st);
     if (st->fmt == FMT_CSV && st->shard_count)
         snprintf(resp->disposition, sizeof resp->disposition, "attachment; filename=\"sweep-%s.part-%llu-of-%llu.csv\"",
                  s->name, st->shard_index, st->shard_count);

@@ -19,6 +19,7 @@
 
 #include "server/app.h"
 #include "server/jsonw.h"
+#include "server/reply.h"
 
 static catalog *cat;
 static config cfg;
