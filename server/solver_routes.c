@@ -10,6 +10,7 @@
 #include "server/front.h"
 #include "server/reply.h"
 #include "server/solve.h"
+#include "server/solver_describe.h"
 
 /* Per-thread scratch instead of calloc + free per request: allocating and
  * zeroing cost more than the solve. The parsers initialise every input they
