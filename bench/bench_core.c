@@ -45,6 +45,8 @@
 #include "server/app.h"
 #include "server/inputs.h"
 #include "server/strbuf.h"
+#include "server/metrics.h"
+#include "server/reply.h"
 #include "server/sweep.h"
 
 #define RUNS 7
@@ -465,11 +467,11 @@ static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
     sb_init(&resp.body);
     double t0 = now_s();
     app_handle(&g_app, &req, &resp);
-    if (resp.status != 200 || !resp.stream)
+    if (resp.status != 200 || !resp.stream.ctx)
         die("in-process sweep", resp.body.data ? resp.body.data : "no stream");
     static char buf[65536];
     size_t n, total = 0;
-    while ((n = sweep_stream_read(resp.stream, buf, sizeof buf)) > 0 && n != SWEEP_STREAM_FAILED)
+    while ((n = resp.stream.read(resp.stream.ctx, buf, sizeof buf)) > 0 && n != STREAM_FAILED)
         total += n;
     double t = now_s() - t0;
     app_response_free(&resp);

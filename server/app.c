@@ -1,28 +1,60 @@
-/* app.c - the app's life (init, free) and routing: each request goes to the
- * handler file of its endpoint (solver_routes.c, batch.c, catalog_routes.c, sweep.c, optimize.c)
- * or, for a static answer, to what prebuilt.c rendered at start-up. The
- * operational endpoints (health, readiness, metrics, version, the OpenAPI
- * document) are answered here; the dashboard's files by ui.c. Pure request -> response: no sockets here. */
+/* app.c - the app's life (init, free) and the route table: one row per
+ * route (pattern, methods, handler, metrics label, flags), in the manner of
+ * Redis's command table. The router matches a request to its row and calls
+ * its handler; metrics (labels), conditional requests and gzip (http.c) and
+ * prebuilt answers (prebuilt.c) read the same rows. Pure request -> response:
+ * no sockets here. */
 #include "server/app.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_info.h"
 #include "catalog/embedded.h"
 #include "server/batch.h"
 #include "server/catalog_routes.h"
 #include "server/contract.h"
 #include "server/jsonw.h"
+#include "server/metrics.h"
+#include "server/ops_routes.h"
 #include "server/optimize.h"
 #include "server/prebuilt.h"
 #include "server/reply.h"
 #include "server/solve.h"
 #include "server/solver_routes.h"
 #include "server/sweep.h"
-#include "server/ui.h"
 #include "server/yaml2json.h"
+
+#define STATIC_ANSWER (ROUTE_CACHEABLE | ROUTE_GZIP | ROUTE_PREBUILT)
+
+static const route ROUTES[] = {
+    {"/solve", "/solve", 0, "POST", handle_solve_post, "/solve", 0, NULL},
+    {"/solve/{solver}", "/solve/", 1, "GET", handle_solve_get, "/solve/{solver}", ROUTE_QUERY_INPUTS, NULL},
+    {"/batch", "/batch", 0, "POST", handle_batch, "/batch", 0, NULL},
+    {"/optimize", "/optimize", 0, "POST", optimize_handle, "/optimize", 0, NULL},
+    {"/sweep", "/sweep", 0, "POST", handle_sweep, "/sweep", ROUTE_GZIP, NULL},
+    {"/sweep/{solver}", "/sweep/", 1, "GET", handle_sweep, "/sweep/{solver}", ROUTE_GZIP | ROUTE_QUERY_INPUTS, NULL},
+    {"/solvers", "/solvers", 0, "GET", handle_solvers, "/solvers", STATIC_ANSWER, NULL},
+    {"/solvers/{name}", "/solvers/", 1, "GET", handle_solvers, "/solvers/{name}", STATIC_ANSWER, solvers_param},
+    {"/catalog", "/catalog", 0, "GET", handle_catalog, "/catalog", STATIC_ANSWER | ROUTE_PER_EDITION, NULL},
+    {"/catalog/{kind}", "/catalog/", 1, "GET", handle_catalog, "/catalog/{kind}", STATIC_ANSWER | ROUTE_PER_EDITION,
+     catalog_kind_param},
+    {"/catalog/{kind}/{id}", "/catalog/", 2, "GET", handle_catalog, "/catalog/{kind}/{id}",
+     STATIC_ANSWER | ROUTE_PER_EDITION, catalog_entry_param},
+    {"/healthz", "/healthz", 0, "GET", handle_healthz, "/healthz", ROUTE_PROBE, NULL},
+    {"/livez", "/livez", 0, "GET", handle_healthz, "/livez", ROUTE_PROBE, NULL},
+    {"/readyz", "/readyz", 0, "GET", handle_readyz, "/readyz", ROUTE_PROBE, NULL},
+    {"/metrics", "/metrics", 0, "GET", handle_metrics, "/metrics", 0, NULL},
+    {"/openapi.yaml", "/openapi.yaml", 0, "GET", handle_openapi_yaml, "/openapi.yaml", STATIC_ANSWER, NULL},
+    {"/openapi.json", "/openapi.json", 0, "GET", handle_openapi_json, "/openapi.json", STATIC_ANSWER, NULL},
+    {"/version", "/version", 0, "GET", handle_version, "/version", 0, NULL},
+    {"/", "/", 0, "GET", handle_root, "/", ROUTE_GZIP | ROUTE_BY_ACCEPT, NULL},
+    {"/ui/{file}", "/ui/", 1, "GET", handle_ui, "/ui/{file}", ROUTE_CACHEABLE | ROUTE_GZIP, NULL},
+};
+#define N_ROUTES (sizeof ROUTES / sizeof ROUTES[0])
+
+size_t route_count(void) { return N_ROUTES; }
+const route *route_at(size_t i) { return i < N_ROUTES ? &ROUTES[i] : NULL; }
 
 int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t msglen)
 {
@@ -47,7 +79,8 @@ int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t ms
     atomic_store(&a->ready, false);
     atomic_store(&a->draining, false);
     a->solve_parts = solve_parts_build();
-    a->pre = prebuilt_build(a);
+    metrics_routes(ROUTES, N_ROUTES);
+    a->pre = prebuilt_build(a, ROUTES, N_ROUTES);
     return 0;
 }
 
@@ -62,71 +95,11 @@ void app_free(app *a)
     a->solve_parts = NULL;
 }
 
-void app_response_free(app_response *resp)
-{
-    sb_free(&resp->body);
-    if (resp->stream)
-        sweep_stream_free(resp->stream);
-    resp->stream = NULL;
-}
-
-/* --- operations ------------------------------------------------------------------------ */
-
-static void handle_version(app *a, app_response *resp)
-{
-    json_t *eds = json_array();
-    for (size_t i = 0; i < catalog_edition_count(a->cat); i++) {
-        const catalog_edition *e = catalog_edition_at(a->cat, i);
-        json_array_append_new(eds, json_pack("{s:s,s:s,s:s,s:I,s:I}", "name", edition_name(e), "version",
-                                             edition_version(e), "description", edition_description(e), "hardware",
-                                             (json_int_t)edition_count(e, catalog_kind_of(REC_HARDWARE)), "models",
-                                             (json_int_t)edition_count(e, catalog_kind_of(REC_MODEL))));
-    }
-    json_t *solvers = json_array();
-    for (size_t i = 0; i < solver_count(); i++)
-        json_array_append_new(solvers, json_string(solver_at(i)->name));
-    reply_json(resp, json_pack("{s:s,s:s,s:s,s:s,s:o,s:o}", "service", "mlsysd", "version", MLSYSD_VERSION,
-                              "git_revision", MLSYSD_GIT_REVISION, "reference", "mlsysim (harvard-edge/cs249r_book)",
-                              "catalog_editions", eds, "solvers", solvers));
-}
-
-/* --- routing ------------------------------------------------------------------------------ */
-
-typedef struct {
-    const char *prefix;   /* exact path, or prefix ending in '/' for a {param} route */
-    int params;           /* path segments after the prefix: 0, 1 ({name}) or 2 ({kind}/{id}) */
-    route_id route;
-    const char *methods;  /* "GET" or "POST" (HEAD goes with GET) */
-} route;
-
-static const route ROUTE_TABLE[] = {
-    {"/solve", 0, R_SOLVE, "POST"},
-    {"/solve/", 1, R_SOLVE_GET, "GET"},
-    {"/batch", 0, R_BATCH, "POST"},
-    {"/optimize", 0, R_OPTIMIZE, "POST"},
-    {"/sweep", 0, R_SWEEP, "POST"},
-    {"/sweep/", 1, R_SWEEP_GET, "GET"},
-    {"/solvers", 0, R_SOLVERS, "GET"},
-    {"/solvers/", 1, R_SOLVER, "GET"},
-    {"/catalog", 0, R_CATALOG, "GET"},
-    {"/catalog/", 1, R_CATALOG_KIND, "GET"},
-    {"/catalog/", 2, R_CATALOG_ENTRY, "GET"},
-    {"/healthz", 0, R_HEALTHZ, "GET"},
-    {"/livez", 0, R_LIVEZ, "GET"},
-    {"/readyz", 0, R_READYZ, "GET"},
-    {"/metrics", 0, R_METRICS, "GET"},
-    {"/openapi.yaml", 0, R_OPENAPI_YAML, "GET"},
-    {"/openapi.json", 0, R_OPENAPI_JSON, "GET"},
-    {"/version", 0, R_VERSION, "GET"},
-    {"/", 0, R_ROOT, "GET"},
-    {"/ui/", 1, R_UI, "GET"},
-};
-
 static const route *match_route(const char *path, const char **param)
 {
     *param = NULL;
-    for (size_t i = 0; i < sizeof ROUTE_TABLE / sizeof ROUTE_TABLE[0]; i++) {
-        const route *r = &ROUTE_TABLE[i];
+    for (size_t i = 0; i < N_ROUTES; i++) {
+        const route *r = &ROUTES[i];
         size_t n = strlen(r->prefix);
         if (!r->params) {
             if (!strcmp(path, r->prefix))
@@ -152,7 +125,7 @@ void app_handle(app *a, const app_request *req, app_response *resp)
     resp->content_type = JSON_CT;
     const char *param;
     const route *r = match_route(req->path, &param);
-    resp->route = r ? r->route : R_OTHER;
+    resp->route = r;
     if (!r) {
         char detail[300];
         snprintf(detail, sizeof detail, "no such endpoint '%.120s'; see GET /openapi.yaml for the API", req->path);
@@ -184,7 +157,7 @@ void app_handle(app *a, const app_request *req, app_response *resp)
         if (!key_ok) {
             snprintf(detail, sizeof detail, "a query parameter name is not valid UTF-8");
         } else {
-            bool input = (r->route == R_SOLVE_GET || r->route == R_SWEEP_GET) && strcmp(k, "catalog") &&
+            bool input = (r->flags & ROUTE_QUERY_INPUTS) && strcmp(k, "catalog") &&
                          strcmp(k, "calibration") && strcmp(k, "format") && strcmp(k, "outputs");
             snprintf(field, sizeof field, "%s%.140s", input ? "inputs." : "", k);
             snprintf(detail, sizeof detail, "the value of query parameter '%.100s' is not valid UTF-8", k);
@@ -192,61 +165,7 @@ void app_handle(app *a, const app_request *req, app_response *resp)
         reply_fail(resp, req, 400, "invalid-input", field, detail);
         return;
     }
-    if (prebuilt_send(a, req, resp, r->route, param))
+    if ((r->flags & ROUTE_PREBUILT) && prebuilt_send(a->pre, a->cat, req, resp, r, param))
         return;
-    switch (r->route) {
-    case R_SOLVE: handle_solve_post(a, req, resp); return;
-    case R_SOLVE_GET: handle_solve_get(a, req, resp, param); return;
-    case R_BATCH: handle_batch(a, req, resp); return;
-    case R_OPTIMIZE: optimize_handle(a, req, resp); return;
-    case R_SWEEP: sweep_start(a, req, NULL, resp); return;
-    case R_SWEEP_GET: sweep_start(a, req, param, resp); return;
-    case R_SOLVERS: handle_solvers(resp, req, NULL); return;
-    case R_SOLVER: handle_solvers(resp, req, param); return;
-    case R_CATALOG:
-    case R_CATALOG_KIND:
-    case R_CATALOG_ENTRY: handle_catalog(a, req, resp, param); return;
-    case R_HEALTHZ:
-    case R_LIVEZ: reply_text(resp, 200, JSON_CT, "{\"status\":\"ok\"}\n"); return;
-    case R_READYZ:
-        if (atomic_load(&a->ready) && !atomic_load(&a->draining)) {
-            reply_text(resp, 200, JSON_CT, "{\"status\":\"ready\"}\n");
-        } else {
-            resp->retry_after = 1;
-            reply_fail(resp, req, 503, "not-ready", "", atomic_load(&a->draining) ? "draining: shutting down" : "starting");
-        }
-        return;
-    case R_METRICS:
-        sb_reset(&resp->body);
-        metrics_render(&resp->body);
-        resp->status = 200;
-        resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
-        return;
-    case R_OPENAPI_YAML:
-        sb_reset(&resp->body);
-        sb_append(&resp->body, a->openapi_yaml, a->openapi_yaml_len);
-        resp->status = 200;
-        resp->content_type = "application/yaml";
-        return;
-    case R_OPENAPI_JSON:
-        reply_json(resp, json_incref(a->openapi));
-        return;
-    case R_VERSION: handle_version(a, resp); return;
-    case R_ROOT:
-        /* a browser gets the dashboard, an API client the index below */
-        if (!a->cfg->no_dashboard && ui_wanted(req) && ui_send(req, resp, "index.html"))
-            return;
-        reply_json(resp, json_pack("{s:s,s:s,s:[s,s,s,s,s,s]}", "service", "mlsysd", "version", MLSYSD_VERSION,
-                                  "endpoints", "/solve", "/sweep", "/solvers", "/catalog", "/openapi.yaml",
-                                  "/metrics"));
-        return;
-    case R_UI:
-        if (!a->cfg->no_dashboard && ui_send(req, resp, param))
-            return;
-        break;
-    case R_OTHER:
-    case R__N:
-        break;
-    }
-    reply_fail(resp, req, 404, "not-found", "", "no such endpoint");
+    r->handler(a, req, resp, param);
 }

@@ -46,8 +46,9 @@ static void answer_item(app *a, const app_request *req, strbuf *out, json_t *ite
     sb_putc(out, '}');
 }
 
-void handle_batch(app *a, const app_request *req, app_response *resp)
+void handle_batch(app *a, const app_request *req, app_response *resp, const char *param)
 {
+    (void)param;
     api_error err;
     json_t *body = app_parse_body(req, &err);
     if (!body) {

@@ -164,3 +164,28 @@ void handle_catalog(app *a, const app_request *req, app_response *resp, const ch
     }
     reply_json(resp, o);
 }
+
+const char *catalog_kind_param(const app *a, const catalog_edition *ed, size_t i, char *buf, size_t n)
+{
+    (void)a, (void)ed;
+    if (i >= catalog_kind_count())
+        return NULL;
+    snprintf(buf, n, "%s", catalog_kind_name(catalog_kind_at(i)));
+    return buf;
+}
+
+const char *catalog_entry_param(const app *a, const catalog_edition *ed, size_t i, char *buf, size_t n)
+{
+    (void)a;
+    for (size_t k = 0; k < catalog_kind_count(); k++) {
+        const catalog_kind *kind = catalog_kind_at(k);
+        size_t count = edition_count(ed, kind);
+        if (i < count) {
+            const char *key = json_string_value(json_object_get(edition_entry_json(ed, kind, i), "key"));
+            snprintf(buf, n, "%s/%s", catalog_kind_name(kind), key ? key : "");
+            return buf;
+        }
+        i -= count;
+    }
+    return NULL;
+}

@@ -23,7 +23,8 @@
 
 #include "server/app.h"
 #include "server/front.h"
-#include "server/sweep.h"
+#include "server/metrics.h"
+#include "server/reply.h"
 
 typedef struct {
     const char *name;
@@ -196,12 +197,12 @@ static int make_parents(const char *path)
 /* Writes the answer to f: the body, or the sweep's stream to its end. */
 static int write_answer(app_response *resp, FILE *f)
 {
-    if (!resp->stream)
+    if (!resp->stream.ctx)
         return fwrite(resp->body.data, 1, resp->body.len, f) == resp->body.len ? 0 : -1;
     static char chunk[65536];
     for (;;) {
-        size_t n = sweep_stream_read(resp->stream, chunk, sizeof chunk);
-        if (n == SWEEP_STREAM_FAILED) {
+        size_t n = resp->stream.read(resp->stream.ctx, chunk, sizeof chunk);
+        if (n == STREAM_FAILED) {
             errno = ENOMEM;
             return -1;
         }

@@ -5,21 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-bool conditional_route(route_id rt)
-{
-    switch (rt) {
-    case R_SOLVERS:
-    case R_SOLVER:
-    case R_CATALOG:
-    case R_CATALOG_KIND:
-    case R_CATALOG_ENTRY:
-    case R_OPENAPI_YAML:
-    case R_OPENAPI_JSON:
-    case R_UI: return true;
-    default: return false;
-    }
-}
-
 void etag_of(const void *data, size_t len, char out[ETAG_LEN])
 {
     const unsigned char *p = data;

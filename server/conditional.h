@@ -13,10 +13,6 @@
 
 #define ETAG_LEN 24 /* a quoted tag with its NUL, as app_response.etag holds it */
 
-/* Whether the 200 answers of a route are fixed for the build and catalog edition
- * (revalidated with no-cache and an ETag); everything else is no-store. */
-bool conditional_route(route_id rt);
-
 /* The strong tag of bytes: "<64-bit FNV-1a of the bytes, hex>", quoted. The
  * bytes are the whole answer, so the tag changes exactly when a build or a
  * catalog edition changes the answer. */
@@ -32,7 +28,7 @@ void etag_gzip(const char *identity, char out[ETAG_LEN]);
  * same. A NULL or malformed header matches nothing. */
 bool etag_matches(const char *if_none_match, const char *etag);
 
-/* Give a 200 answer of a conditional_route its validator: resp->etag (etag, or
+/* Give a 200 answer of a ROUTE_CACHEABLE route (route.h) its validator: resp->etag (etag, or
  * the tag of the body when etag is NULL), Cache-Control: no-cache; and when the
  * request's If-None-Match field value (NULL: absent) matches, make it a 304
  * with an empty body. Returns whether it became a 304. */

@@ -13,6 +13,7 @@
 
 #include "core/solver.h"
 #include "server/inputs.h"
+#include "server/solver_describe.h"
 #include "server/yaml2json.h"
 
 #define SCHEMA_REF "#/components/schemas/"

@@ -2,7 +2,7 @@
 #ifndef MLSYSD_EDITION_H
 #define MLSYSD_EDITION_H
 
-#include "server/app.h"
+#include "server/context.h"
 
 /* The edition called name, the default one when name is NULL; NULL with a 400
  * in err (listing the editions) when there is none of that name. */

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "server/edition.h"
+#include "server/metrics.h"
 #include "server/query.h"
 
 int calibration_from_text(const char *text, calibration_mode *mode)

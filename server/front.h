@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "server/app.h"
+#include "server/context.h"
 
 typedef struct {
     const solver_desc *s;

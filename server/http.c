@@ -21,8 +21,8 @@
 #include "server/conditional.h"
 #include "server/gzip.h"
 #include "server/jsonw.h"
+#include "server/metrics.h"
 #include "server/reply.h"
-#include "server/sweep.h"
 
 /* Read deadline. libmicrohttpd's connection timeout is an idle timeout: a
  * client that trickles one byte per second keeps a connection (and a slot of
@@ -63,7 +63,7 @@ typedef struct {
     char request_id[72];
     char path[256];
     char method[16];
-    route_id route;
+    const route *route;  /* the row that answered; NULL: none */
     int status;
     unsigned long long bytes;
     bool queued;
@@ -72,7 +72,7 @@ typedef struct {
 } request_ctx;
 
 typedef struct {
-    sweep_stream *s;
+    body_stream s;
     gzip_stream *gz; /* non-NULL: the stream is sent gzip-encoded */
     request_ctx *ctx;
 } stream_wrap;
@@ -183,17 +183,12 @@ static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_C
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
-static size_t sweep_source(void *cls, char *buf, size_t max)
-{
-    return sweep_stream_read(cls, buf, max);
-}
-
 static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
     (void)pos;
     stream_wrap *w = cls;
-    size_t n = w->gz ? gzip_stream_read(w->gz, buf, max) : sweep_stream_read(w->s, buf, max);
-    if (n == SWEEP_STREAM_FAILED || n == GZIP_STREAM_FAILED)
+    size_t n = w->gz ? gzip_stream_read(w->gz, buf, max) : w->s.read(w->s.ctx, buf, max);
+    if (n == STREAM_FAILED || n == GZIP_STREAM_FAILED)
         return MHD_CONTENT_READER_END_WITH_ERROR; /* no final chunk: the client sees a broken transfer */
     if (n == 0)
         return MHD_CONTENT_READER_END_OF_STREAM;
@@ -206,16 +201,12 @@ static void stream_free(void *cls)
 {
     stream_wrap *w = cls;
     gzip_stream_free(w->gz);
-    sweep_stream_free(w->s);
+    if (w->s.free)
+        w->s.free(w->s.ctx);
     free(w);
 }
 
-/* Whether a route's answers come in more than one encoding (so carry Vary:
- * Accept-Encoding): the static answers, the dashboard's page at "/" and the sweeps. */
-static bool encodable_route(route_id rt)
-{
-    return conditional_route(rt) || rt == R_ROOT || rt == R_SWEEP || rt == R_SWEEP_GET;
-}
+static bool has_flag(const route *rt, unsigned flag) { return rt && (rt->flags & flag); }
 
 /* Validators and encoding of a 200 of an encodable route that its handler left
  * plain (prebuilt.c sends its answers encoded and validated already): the ETag
@@ -224,15 +215,15 @@ static bool encodable_route(route_id rt)
 #define GZIP_MIN 1024
 static void encode(struct MHD_Connection *c, app_response *resp)
 {
-    if (resp->status != 200 || !encodable_route(resp->route) || resp->content_encoding)
+    if (resp->status != 200 || !has_flag(resp->route, ROUTE_GZIP) || resp->content_encoding)
         return;
-    if (!resp->stream && conditional_route(resp->route) && !resp->etag[0] &&
+    if (!resp->stream.ctx && has_flag(resp->route, ROUTE_CACHEABLE) && !resp->etag[0] &&
         conditional_apply(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH), resp, NULL))
         return;
     if (!gzip_compressible(resp->content_type) ||
         !gzip_accepted(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)))
         return;
-    if (resp->stream) {
+    if (resp->stream.ctx) {
         resp->content_encoding = "gzip"; /* queue wraps the stream */
         return;
     }
@@ -254,14 +245,14 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
 {
     struct MHD_Response *r;
     encode(c, resp);
-    if (resp->stream) {
+    if (resp->stream.ctx) {
         stream_wrap *w = calloc(1, sizeof *w);
         if (!w)
             return MHD_NO;
         w->s = resp->stream;
         w->ctx = ctx;
-        resp->stream = NULL;
-        if (resp->content_encoding && !(w->gz = gzip_stream_new(sweep_source, w->s))) {
+        resp->stream = (body_stream){0};
+        if (resp->content_encoding && !(w->gz = gzip_stream_new(w->s.read, w->s.ctx))) {
             stream_free(w);
             return MHD_NO;
         }
@@ -297,9 +288,10 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
         MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, resp->etag);
     if (resp->content_encoding && resp->status == 200)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, resp->content_encoding);
-    if (encodable_route(resp->route) && (resp->status == 200 || resp->status == 304))
-        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, resp->route == R_ROOT ? "Accept, Accept-Encoding"
-                                                                                : "Accept-Encoding");
+    if (has_flag(resp->route, ROUTE_GZIP) && (resp->status == 200 || resp->status == 304))
+        MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, has_flag(resp->route, ROUTE_BY_ACCEPT)
+                                                             ? "Accept, Accept-Encoding"
+                                                             : "Accept-Encoding");
     if (resp->csp) {
         MHD_add_response_header(r, "Content-Security-Policy", resp->csp);
         MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -336,7 +328,7 @@ static enum MHD_Result problem_now(server *srv, struct MHD_Connection *c, reques
     api_error e;
     api_fail(&e, status, slug, "", "%s", detail);
     app_problem(&resp, &req, &e);
-    resp.route = R_OTHER;
+    resp.route = NULL;
     enum MHD_Result r = queue(srv, c, ctx, &resp);
     app_response_free(&resp);
     return r;
@@ -398,7 +390,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     size_t n = strcspn(uri, "?");
     snprintf(ctx->path, sizeof ctx->path, "%.*s", (int)(n < sizeof ctx->path ? n : sizeof ctx->path - 1), uri);
     ctx->uri_len = strlen(uri);
-    ctx->route = R_OTHER;
+    ctx->route = NULL;
     new_request_id(ctx->request_id, sizeof ctx->request_id);
     metrics_inflight(1);
     return ctx;
@@ -606,14 +598,14 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     sb_puts(&e, ",\"path\":");
     sb_json_string(&e, ctx->path);
     sb_puts(&e, ",\"route\":");
-    sb_json_string(&e, route_template(ctx->route));
+    sb_json_string(&e, route_label(ctx->route));
     sb_printf(&e, ",\"status\":%d,\"duration_ms\":%.3f,\"bytes\":%llu", status, dur * 1e3, ctx->bytes);
     if (!ctx->started)
         sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
     else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
         sb_printf(&e, ",\"aborted\":%d", (int)toe);
     /* Successful probes come every few seconds from every orchestrator: keep them out of info logs. */
-    bool probe = (ctx->route == R_HEALTHZ || ctx->route == R_LIVEZ || ctx->route == R_READYZ) && status == 200;
+    bool probe = has_flag(ctx->route, ROUTE_PROBE) && status == 200;
     log_line(probe ? LOG_DEBUG : LOG_INFO, "request", e.data);
     sb_free(&e);
     sb_free(&ctx->body);

@@ -1,5 +1,9 @@
-/* inputs.h - the generic JSON <-> solver descriptor mapping. Knows no
- * solver by name: everything comes from the solver_desc tables. */
+/* inputs.h - parsing a solver's inputs, generically from its descriptor: JSON
+ * values or query text into input values, defaults, checks. Knows no solver
+ * by name: everything comes from the solver_desc tables. Callers: the front
+ * end (front.h), the sweep, tests and benchmarks. It re-exports the error
+ * type (api_error.h), the record store (input_store.h) and the cell writer
+ * (output_cell.h) that its callers use with it. */
 #ifndef MLSYSD_INPUTS_H
 #define MLSYSD_INPUTS_H
 
@@ -7,29 +11,14 @@
 
 #include "catalog/catalog.h"
 #include "core/solver.h"
+#include "server/api_error.h"
+#include "server/input_store.h"
+#include "server/output_cell.h"
 #include "server/strbuf.h"
 
-typedef struct {
-    int status;              /* 400, 404, 413, ... */
-    const char *slug;        /* problem type: "invalid-input", "unknown-id", ... */
-    char field[160];         /* JSON path of the offending field: "inputs.efficiency" */
-    char detail[640];
-} api_error;
-
-int api_fail(api_error *e, int status, const char *slug, const char *field, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-
-/* A solver's refusal (a bound, a constraint, run()) as the API states it: a
- * 400 (or the error's own status) "invalid-input" naming inputs.<field>, or
- * bare_field when the solver names none. The one place this happens. */
-int api_solver_fail(api_error *e, const solver_error *se, const char *bare_field);
-
-/* Records of inline objects and list items that a parsed input refers to
- * live in a store owned by whoever parsed it: a chain of allocations freed
- * at once. */
-typedef struct input_store input_store;
-void *input_store_alloc(input_store **store, size_t n);
-void input_store_free(input_store **store);
+/* Whether an absent input is an error: no default, not optional, not
+ * nullable (None), not a boolean (False), not a list of the whole catalog. */
+bool input_is_required(const input_desc *d);
 
 /* Parse one input value (JSON) per its descriptor into v; inline records go
  * into *store. `field` is the JSON path used in errors. Does not run bound
@@ -54,9 +43,6 @@ void input_default(const input_desc *d, input_value *v);
 int inputs_from_json(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
                      api_error *err);
 
-/* Free what in->owned holds. */
-void inputs_release(solver_inputs *in);
-
 /* The same without the bound checks (sweeps check each point). */
 int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
                  api_error *err);
@@ -76,16 +62,5 @@ int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err);
  * ("256" -> 256 for integers, "true" -> true, "500 KB" stays a string).
  * Returns a new reference. */
 json_t *input_from_text(const input_desc *d, const char *text);
-
-/* The key a record input echoes: its catalog key, "custom" for an inline
- * record without one. */
-const char *input_ref_key(const input_value *v);
-
-/* One output value as a sweep row cell: JSON text, or an RFC 4180 CSV field
- * (null and non-finite values: `null` in JSON, an empty field in CSV). */
-void row_output_value(strbuf *b, const output_desc *d, const output_value *v, bool csv);
-
-/* Descriptor -> JSON (for /solvers). */
-json_t *solver_describe(const solver_desc *s);
 
 #endif

@@ -17,6 +17,7 @@
 #include "build_info.h"
 #include "server/cli.h"
 #include "server/http.h"
+#include "server/metrics.h"
 
 /* --healthcheck: GET /healthz on loopback with a plain socket, so that the
  * container image needs no curl. */

@@ -12,15 +12,10 @@
 #include "build_info.h"
 #include "core/solver.h"
 
-static const char *const ROUTES[R__N] = {
-    [R_SOLVE] = "/solve", [R_SOLVE_GET] = "/solve/{solver}", [R_SWEEP] = "/sweep",
-    [R_SWEEP_GET] = "/sweep/{solver}", [R_BATCH] = "/batch", [R_OPTIMIZE] = "/optimize", [R_SOLVERS] = "/solvers", [R_SOLVER] = "/solvers/{name}",
-    [R_CATALOG] = "/catalog", [R_CATALOG_KIND] = "/catalog/{kind}", [R_CATALOG_ENTRY] = "/catalog/{kind}/{id}",
-    [R_HEALTHZ] = "/healthz",
-    [R_LIVEZ] = "/livez", [R_READYZ] = "/readyz", [R_METRICS] = "/metrics", [R_OPENAPI_YAML] = "/openapi.yaml",
-    [R_OPENAPI_JSON] = "/openapi.json", [R_VERSION] = "/version", [R_ROOT] = "/", [R_UI] = "/ui/{file}",
-    [R_OTHER] = "other",
-};
+/* Counters by row of the route table; the last slot counts requests no row answered. */
+#define R__N (METRICS_MAX_ROUTES + 1)
+static const route *g_routes;
+static size_t g_n_routes;
 static const char *const METHODS[M__N] = {"GET", "POST", "HEAD", "OPTIONS", "other"};
 
 /* Status codes the service produces; anything else lands in the last slot. */
@@ -41,7 +36,29 @@ static atomic_ullong response_bytes[R__N];
 static atomic_long inflight;
 static double start_time;
 
-const char *route_template(route_id r) { return ROUTES[r]; }
+void metrics_routes(const route *table, size_t n)
+{
+    g_routes = table;
+    g_n_routes = n < METRICS_MAX_ROUTES ? n : METRICS_MAX_ROUTES;
+}
+
+/* A row's slot: its index in the table, or the last slot. */
+static size_t slot_of(const route *r)
+{
+    if (r && g_routes && r >= g_routes && r < g_routes + g_n_routes)
+        return (size_t)(r - g_routes);
+    return R__N - 1;
+}
+
+const char *route_label(const route *r) { return r && r->label ? r->label : "other"; }
+
+/* The label of slot i ("" for a slot no row has). */
+static const char *slot_label(size_t i)
+{
+    if (i == R__N - 1)
+        return "other";
+    return i < g_n_routes ? g_routes[i].label : "";
+}
 
 method_id method_of(const char *m)
 {
@@ -58,8 +75,9 @@ void metrics_init(void)
     start_time = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-void metrics_request(route_id r, method_id m, int status, double seconds)
+void metrics_request(const route *rt, method_id m, int status, double seconds)
 {
+    size_t r = slot_of(rt);
     size_t s = N_STATUS - 1;
     for (size_t i = 0; i + 1 < N_STATUS; i++)
         if (STATUSES[i] == status)
@@ -80,9 +98,9 @@ void metrics_solve(unsigned i)
 
 void metrics_sweep_points(unsigned long long n) { atomic_fetch_add_explicit(&sweep_points, n, memory_order_relaxed); }
 
-void metrics_response_bytes(route_id r, unsigned long long n)
+void metrics_response_bytes(const route *rt, unsigned long long n)
 {
-    atomic_fetch_add_explicit(&response_bytes[r], n, memory_order_relaxed);
+    atomic_fetch_add_explicit(&response_bytes[slot_of(rt)], n, memory_order_relaxed);
 }
 
 void metrics_inflight(int delta) { atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed); }
@@ -131,7 +149,7 @@ void metrics_render(strbuf *b)
                     snprintf(st, sizeof st, "%d", STATUSES[s]);
                 else
                     snprintf(st, sizeof st, "other");
-                sb_printf(b, "mlsysd_http_requests_total{route=\"%s\",method=\"%s\",status=\"%s\"} %llu\n", ROUTES[r],
+                sb_printf(b, "mlsysd_http_requests_total{route=\"%s\",method=\"%s\",status=\"%s\"} %llu\n", slot_label((size_t)r),
                           METHODS[m], st, n);
             }
     sb_puts(b, "# HELP mlsysd_http_response_bytes_total Response body bytes sent, by route template.\n"
@@ -139,7 +157,7 @@ void metrics_render(strbuf *b)
     for (int r = 0; r < R__N; r++) {
         unsigned long long n = atomic_load_explicit(&response_bytes[r], memory_order_relaxed);
         if (n)
-            sb_printf(b, "mlsysd_http_response_bytes_total{route=\"%s\"} %llu\n", ROUTES[r], n);
+            sb_printf(b, "mlsysd_http_response_bytes_total{route=\"%s\"} %llu\n", slot_label((size_t)r), n);
     }
     sb_puts(b, "# HELP mlsysd_http_request_duration_seconds From the request line to the last byte of the response "
                "(a streamed sweep counts until its end).\n"
@@ -155,13 +173,13 @@ void metrics_render(strbuf *b)
         unsigned long long run = 0;
         for (size_t i = 0; i < N_BUCKETS; i++) {
             run += counts[i];
-            sb_printf(b, "mlsysd_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n", ROUTES[r],
+            sb_printf(b, "mlsysd_http_request_duration_seconds_bucket{route=\"%s\",le=\"%g\"} %llu\n", slot_label((size_t)r),
                       BUCKETS[i], run);
         }
-        sb_printf(b, "mlsysd_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", ROUTES[r], cum);
-        sb_printf(b, "mlsysd_http_request_duration_seconds_sum{route=\"%s\"} %.9f\n", ROUTES[r],
+        sb_printf(b, "mlsysd_http_request_duration_seconds_bucket{route=\"%s\",le=\"+Inf\"} %llu\n", slot_label((size_t)r), cum);
+        sb_printf(b, "mlsysd_http_request_duration_seconds_sum{route=\"%s\"} %.9f\n", slot_label((size_t)r),
                   (double)atomic_load(&hist_sum_ns[r]) / 1e9);
-        sb_printf(b, "mlsysd_http_request_duration_seconds_count{route=\"%s\"} %llu\n", ROUTES[r], cum);
+        sb_printf(b, "mlsysd_http_request_duration_seconds_count{route=\"%s\"} %llu\n", slot_label((size_t)r), cum);
     }
     sb_puts(b, "# HELP mlsysd_solves_total Solver runs (one per /solve, one per sweep point).\n"
                "# TYPE mlsysd_solves_total counter\n");

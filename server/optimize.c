@@ -603,8 +603,9 @@ static int write_answer(opt *o, app_response *resp)
     return 0;
 }
 
-void optimize_handle(app *a, const app_request *req, app_response *resp)
+void optimize_handle(app *a, const app_request *req, app_response *resp, const char *param)
 {
+    (void)param;
     api_error err;
     opt *o = calloc(1, sizeof *o);
     json_t *body = app_parse_body(req, &err);

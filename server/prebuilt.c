@@ -1,17 +1,15 @@
-/* prebuilt.c - answers rendered once at start-up, by the same code that renders
- * them per request, and copied out per request. */
+/* prebuilt.c - answers rendered once at start-up, by the same handlers that
+ * render them per request (the route table's rows), and copied out per request. */
 #include "server/prebuilt.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/catalog_routes.h"
 #include "server/conditional.h"
 #include "server/gzip.h"
 #include "server/jsonw.h"
 #include "server/reply.h"
-#include "server/solver_routes.h"
 
 /* The "resolved" part of a /solve answer is the summary of a catalog entry: the
  * same text for every request that names the entry. It is rendered once per entry
@@ -23,13 +21,17 @@ typedef struct {
     size_t len;
 } prebuilt_entry;
 
-/* Whole 200 answers of the static GET endpoints, rendered at start-up by their own
- * handlers (prebuild_responses) with their ETag, gzip-encoded on the first request
- * that accepts gzip (compressing all of them at start-up would multiply its
- * time), and copied out per request (prebuilt_send) in the encoding the client
- * accepts, or answered with a 304. */
+/* Whole 200 answers of the ROUTE_PREBUILT rows, rendered at start-up by the
+ * rows' own handlers (prebuild_responses) with their ETag, gzip-encoded on the
+ * first request that accepts gzip (compressing all of them at start-up would
+ * multiply its time), and copied out per request (prebuilt_send) in the
+ * encoding the client accepts, or answered with a 304. Keyed by (row, edition
+ * of a ROUTE_PER_EDITION row, {param} as rendered). */
 typedef struct {
-    char *body; /* NULL: not prebuilt, the handler runs */
+    const route *row;
+    const catalog_edition *ed; /* NULL: the row does not depend on the edition */
+    char *param;               /* "" for a row without one */
+    char *body;
     size_t len;
     const char *content_type;
     char etag[ETAG_LEN];
@@ -37,19 +39,13 @@ typedef struct {
     gzip_once gz;
 } prebuilt_resp;
 
-typedef struct {
-    const catalog_edition *ed;
-    prebuilt_resp all;         /* /catalog                                          */
-    prebuilt_resp *lists;      /* /catalog/{kind}, by kind index                    */
-    prebuilt_resp **entries;   /* /catalog/{kind}/{id}, by kind index, entry index  */
-} prebuilt_edition;
-
 struct app_prebuilt {
     prebuilt_entry *slots;
     size_t mask; /* number of slots - 1, a power of two */
-    prebuilt_resp openapi_json, openapi_yaml, solvers, *solver; /* solver: by registry index */
-    prebuilt_edition *editions;
-    size_t n_editions;
+    prebuilt_resp *resps;
+    size_t n_resps, cap_resps;
+    size_t *index;   /* open addressing over resps: i + 1, 0 empty */
+    size_t index_mask;
 };
 
 static size_t ptr_hash(const void *p)
@@ -91,12 +87,6 @@ const char *prebuilt_summary(const struct app_prebuilt *pb, const void *entry, s
     return NULL;
 }
 
-static void resp_free(prebuilt_resp *p)
-{
-    free(p->body);
-    gzip_once_free(&p->gz);
-}
-
 void prebuilt_free(struct app_prebuilt *pb)
 {
     if (!pb)
@@ -104,27 +94,13 @@ void prebuilt_free(struct app_prebuilt *pb)
     for (size_t i = 0; pb->slots && i <= pb->mask; i++)
         free(pb->slots[i].text);
     free(pb->slots);
-    resp_free(&pb->openapi_json);
-    resp_free(&pb->openapi_yaml);
-    resp_free(&pb->solvers);
-    for (size_t i = 0; pb->solver && i < solver_count(); i++)
-        resp_free(&pb->solver[i]);
-    free(pb->solver);
-    for (size_t e = 0; e < pb->n_editions; e++) {
-        prebuilt_edition *pe = &pb->editions[e];
-        resp_free(&pe->all);
-        for (size_t k = 0; k < catalog_kind_count(); k++) {
-            if (pe->lists)
-                resp_free(&pe->lists[k]);
-            for (size_t i = 0; pe->entries && pe->entries[k] && i < edition_count(pe->ed, catalog_kind_at(k)); i++)
-                resp_free(&pe->entries[k][i]);
-            if (pe->entries)
-                free(pe->entries[k]);
-        }
-        free(pe->lists);
-        free(pe->entries);
+    for (size_t i = 0; i < pb->n_resps; i++) {
+        free(pb->resps[i].param);
+        free(pb->resps[i].body);
+        gzip_once_free(&pb->resps[i].gz);
     }
-    free(pb->editions);
+    free(pb->resps);
+    free(pb->index);
     free(pb);
 }
 
@@ -158,9 +134,18 @@ static struct app_prebuilt *prebuild(const catalog *cat)
 }
 
 
-/* Run a handler on a synthetic GET (with ?catalog=EDITION when ed is not NULL) and
- * keep its answer if it is a 200. */
-static void render_once(app *a, route_id rt, const catalog_edition *ed, const char *param, prebuilt_resp *out)
+static size_t resp_hash(const route *row, const catalog_edition *ed, const char *param)
+{
+    size_t h = ptr_hash(row) ^ (ptr_hash(ed) * 31);
+    for (const char *p = param; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Run the row's handler on a synthetic GET (with ?catalog=EDITION when ed is
+ * not NULL) and keep its answer if it is a 200. */
+static void render_once(app *a, struct app_prebuilt *pb, const route *row, const catalog_edition *ed,
+                        const char *param)
 {
     app_request req = {.method = "GET", .path = "/", .request_id = "prebuilt"};
     if (ed) {
@@ -170,120 +155,101 @@ static void render_once(app *a, route_id rt, const catalog_edition *ed, const ch
     }
     app_response resp = {0};
     sb_init(&resp.body);
-    switch (rt) {
-    case R_OPENAPI_JSON: reply_json(&resp, json_incref(a->openapi)); break;
-    case R_OPENAPI_YAML:
-        sb_append(&resp.body, a->openapi_yaml, a->openapi_yaml_len);
-        resp.status = 200;
-        resp.content_type = "application/yaml";
-        break;
-    case R_SOLVERS: handle_solvers(&resp, &req, NULL); break;
-    case R_SOLVER: handle_solvers(&resp, &req, param); break;
-    case R_CATALOG:
-    case R_CATALOG_KIND:
-    case R_CATALOG_ENTRY: handle_catalog(a, &req, &resp, param); break;
-    default: break;
-    }
-    if (resp.status == 200 && !resp.stream && !resp.body.oom && resp.body.data) {
-        out->content_type = resp.content_type;
-        out->body = sb_detach(&resp.body, &out->len);
-        etag_of(out->body, out->len, out->etag);
-        etag_gzip(out->etag, out->gz_etag);
+    row->handler(a, &req, &resp, param);
+    if (resp.status == 200 && !resp.stream.ctx && !resp.body.oom && resp.body.data) {
+        if (pb->n_resps == pb->cap_resps) {
+            size_t cap = pb->cap_resps ? 2 * pb->cap_resps : 64;
+            prebuilt_resp *r = realloc(pb->resps, cap * sizeof *r);
+            if (!r) {
+                app_response_free(&resp);
+                return;
+            }
+            pb->resps = r;
+            pb->cap_resps = cap;
+        }
+        prebuilt_resp *out = &pb->resps[pb->n_resps];
+        memset(out, 0, sizeof *out);
+        out->param = strdup(param ? param : "");
+        if (out->param) {
+            out->row = row;
+            out->ed = ed;
+            out->content_type = resp.content_type;
+            out->body = sb_detach(&resp.body, &out->len);
+            etag_of(out->body, out->len, out->etag);
+            etag_gzip(out->etag, out->gz_etag);
+            pb->n_resps++;
+        }
     }
     app_response_free(&resp);
 }
 
-/* /openapi.json, /openapi.yaml, /solvers, /solvers/{name} and the /catalog answers of every entry and
- * edition do not change while the daemon runs: render them at start-up. Whatever fails
+/* The answers of every ROUTE_PREBUILT row, for every {param} the row lists and,
+ * for a ROUTE_PER_EDITION row, every edition; then their index. Whatever fails
  * to render (out of memory) is simply rendered per request. */
-static void prebuild_responses(app *a, struct app_prebuilt *pb)
+static void prebuild_responses(app *a, struct app_prebuilt *pb, const route *table, size_t n_routes)
 {
-    render_once(a, R_OPENAPI_JSON, NULL, NULL, &pb->openapi_json);
-    render_once(a, R_OPENAPI_YAML, NULL, NULL, &pb->openapi_yaml);
-    render_once(a, R_SOLVERS, NULL, NULL, &pb->solvers);
-    pb->solver = calloc(solver_count(), sizeof *pb->solver);
-    for (size_t i = 0; pb->solver && i < solver_count(); i++)
-        render_once(a, R_SOLVER, NULL, solver_at(i)->name, &pb->solver[i]);
-    size_t n = catalog_edition_count(a->cat);
-    pb->editions = calloc(n, sizeof *pb->editions);
-    if (!pb->editions)
-        return;
-    pb->n_editions = n;
-    for (size_t e = 0; e < n; e++) {
-        prebuilt_edition *pe = &pb->editions[e];
-        pe->ed = catalog_edition_at(a->cat, e);
-        render_once(a, R_CATALOG, pe->ed, NULL, &pe->all);
-        pe->lists = calloc(catalog_kind_count(), sizeof *pe->lists);
-        pe->entries = calloc(catalog_kind_count(), sizeof *pe->entries);
-        for (size_t k = 0; pe->lists && pe->entries && k < catalog_kind_count(); k++) {
-            const catalog_kind *kind = catalog_kind_at(k);
-            char param[200];
-            render_once(a, R_CATALOG_KIND, pe->ed, catalog_kind_name(kind), &pe->lists[k]);
-            size_t count = edition_count(pe->ed, kind);
-            pe->entries[k] = calloc(count + 1, sizeof *pe->entries[k]);
-            for (size_t i = 0; pe->entries[k] && i < count; i++) {
-                const char *key = json_string_value(json_object_get(edition_entry_json(pe->ed, kind, i), "key"));
-                snprintf(param, sizeof param, "%s/%s", catalog_kind_name(kind), key);
-                render_once(a, R_CATALOG_ENTRY, pe->ed, param, &pe->entries[k][i]);
+    for (size_t r = 0; r < n_routes; r++) {
+        const route *row = &table[r];
+        if (!(row->flags & ROUTE_PREBUILT))
+            continue;
+        bool per_edition = row->flags & ROUTE_PER_EDITION;
+        size_t n_ed = per_edition ? catalog_edition_count(a->cat) : 1;
+        for (size_t e = 0; e < n_ed; e++) {
+            const catalog_edition *ed = per_edition ? catalog_edition_at(a->cat, e) : NULL;
+            if (!row->params) {
+                render_once(a, pb, row, ed, NULL);
+                continue;
             }
+            char param[200];
+            for (size_t i = 0; row->prebuilt_param && row->prebuilt_param(a, ed, i, param, sizeof param); i++)
+                render_once(a, pb, row, ed, param);
         }
+    }
+    size_t cap = 16;
+    while (cap < 2 * pb->n_resps)
+        cap *= 2;
+    pb->index = calloc(cap, sizeof *pb->index);
+    if (!pb->index)
+        return;
+    pb->index_mask = cap - 1;
+    for (size_t i = 0; i < pb->n_resps; i++) {
+        const prebuilt_resp *p = &pb->resps[i];
+        size_t k = resp_hash(p->row, p->ed, p->param) & pb->index_mask;
+        while (pb->index[k])
+            k = (k + 1) & pb->index_mask;
+        pb->index[k] = i + 1;
     }
 }
 
-bool prebuilt_send(const app *a, const app_request *req, app_response *resp, route_id rt, const char *param)
+static prebuilt_resp *find_resp(struct app_prebuilt *pb, const route *row, const catalog_edition *ed,
+                                const char *param)
 {
-    struct app_prebuilt *pb = a->pre;
-    prebuilt_resp *p = NULL;
+    if (!pb->index)
+        return NULL;
+    for (size_t k = resp_hash(row, ed, param) & pb->index_mask; pb->index[k]; k = (k + 1) & pb->index_mask) {
+        prebuilt_resp *p = &pb->resps[pb->index[k] - 1];
+        if (p->row == row && p->ed == ed && !strcmp(p->param, param))
+            return p;
+    }
+    return NULL;
+}
+
+bool prebuilt_send(struct app_prebuilt *pb, const catalog *cat, const app_request *req, app_response *resp,
+                   const route *row, const char *param)
+{
     if (!pb)
         return false;
-    switch (rt) {
-    case R_OPENAPI_JSON: p = &pb->openapi_json; break;
-    case R_OPENAPI_YAML: p = &pb->openapi_yaml; break;
-    case R_SOLVERS: p = &pb->solvers; break;
-    case R_SOLVER: {
-        long i = solver_find(param);
-        if (i >= 0 && pb->solver)
-            p = &pb->solver[i];
-        break;
-    }
-    case R_CATALOG:
-    case R_CATALOG_KIND:
-    case R_CATALOG_ENTRY: {
-        const catalog_edition *ed;
+    const catalog_edition *ed = NULL;
+    if (row->flags & ROUTE_PER_EDITION) {
+        /* prebuilt for requests without query arguments or with only ?catalog= */
         if (req->n_query == 0)
-            ed = catalog_default_edition(a->cat);
+            ed = catalog_default_edition(cat);
         else if (req->n_query == 1 && !strcmp(req->query[0].key, "catalog") && req->query[0].value)
-            ed = catalog_edition_find(a->cat, req->query[0].value);
-        else
+            ed = catalog_edition_find(cat, req->query[0].value);
+        if (!ed)
             return false;
-        prebuilt_edition *pe = NULL;
-        for (size_t e = 0; ed && e < pb->n_editions; e++)
-            if (pb->editions[e].ed == ed)
-                pe = &pb->editions[e];
-        if (!pe)
-            return false;
-        if (rt == R_CATALOG) {
-            p = &pe->all;
-            break;
-        }
-        const char *id;
-        const catalog_kind *kind = catalog_route_kind(param, &id);
-        if (!kind || !pe->lists || !pe->entries)
-            return false;
-        size_t k = 0;
-        while (catalog_kind_at(k) != kind)
-            k++;
-        if (!id) {
-            p = &pe->lists[k];
-        } else {
-            long idx = edition_find(ed, kind, id);
-            if (idx >= 0 && pe->entries[k])
-                p = &pe->entries[k][idx];
-        }
-        break;
     }
-    default: break;
-    }
+    prebuilt_resp *p = find_resp(pb, row, ed, param ? param : "");
     if (!p || !p->body)
         return false;
     size_t gz_len = 0;
@@ -298,10 +264,10 @@ bool prebuilt_send(const app *a, const app_request *req, app_response *resp, rou
     return !resp->body.oom;
 }
 
-struct app_prebuilt *prebuilt_build(app *a)
+struct app_prebuilt *prebuilt_build(app *a, const route *table, size_t n_routes)
 {
     struct app_prebuilt *pb = prebuild(a->cat);
     if (pb)
-        prebuild_responses(a, pb);
+        prebuild_responses(a, pb, table, n_routes);
     return pb;
 }

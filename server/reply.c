@@ -1,4 +1,4 @@
-/* reply.c - filling an app_response with a whole body: JSON, text, RFC 9457 problems. */
+/* reply.c - the reply layer (contract in reply.h). */
 #include "server/reply.h"
 
 #include <stdio.h>
@@ -81,4 +81,20 @@ void reply_text(app_response *resp, int status, const char *ct, const char *body
     sb_puts(&resp->body, body);
     resp->status = status;
     resp->content_type = ct;
+}
+
+void reply_stream(app_response *resp, const char *ct, size_t (*read)(void *, char *, size_t), void (*free_ctx)(void *),
+                  void *ctx)
+{
+    resp->status = 200;
+    resp->content_type = ct;
+    resp->stream = (body_stream){.read = read, .free = free_ctx, .ctx = ctx};
+}
+
+void app_response_free(app_response *resp)
+{
+    sb_free(&resp->body);
+    if (resp->stream.ctx && resp->stream.free)
+        resp->stream.free(resp->stream.ctx);
+    resp->stream = (body_stream){0};
 }

@@ -1,5 +1,6 @@
-/* reply.h - filling an app_response with a whole body: a JSON value, fixed
- * text, or an RFC 9457 problem. Any handler may call these. */
+/* reply.h - the reply layer: filling an app_response with a whole body (a
+ * JSON value, fixed text, an RFC 9457 problem) or a stream, and freeing it.
+ * Any handler, and whoever sends a response, may call these. */
 #ifndef MLSYSD_REPLY_H
 #define MLSYSD_REPLY_H
 
@@ -13,6 +14,11 @@ extern const char *const JSON_CT;
 /* 200 with o compactly written; takes the reference to o. */
 void reply_json(app_response *resp, json_t *o);
 void reply_text(app_response *resp, int status, const char *ct, const char *body);
+/* A 200 whose body comes from a stream (read, free, ctx: request.h). */
+void reply_stream(app_response *resp, const char *ct, size_t (*read)(void *, char *, size_t), void (*free_ctx)(void *),
+                  void *ctx);
+/* Frees the body and the stream, if any. */
+void app_response_free(app_response *resp);
 
 /* An RFC 9457 problem for e: type from its slug, title from its status,
  * its detail and field, the request's path and id. */

@@ -1,14 +1,13 @@
 /* request.h - the request and response every handler passes around: a
  * request already taken apart by http.c (or built by a test or fuzzer), and
- * the response a handler fills (reply.h) or hands to a stream (sweep.h).
- * Types only; any server file may include it. */
+ * the response a handler fills (reply.h) or hands to a stream (a body_stream,
+ * e.g. a sweep's). Types only; any server file may include it. */
 #ifndef MLSYSD_REQUEST_H
 #define MLSYSD_REQUEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "server/metrics.h"
 #include "server/strbuf.h"
 
 #define APP_MAX_QUERY 64
@@ -33,7 +32,18 @@ typedef struct {
     const char *request_id;
 } app_request;
 
-typedef struct sweep_stream sweep_stream;
+/* A body produced as it is sent: read() gives the next bytes into buf (0 at
+ * the end, STREAM_FAILED when the body cannot be completed: the transfer must
+ * then end as an error), free() releases ctx. Whoever sends the response
+ * reads it; app_response_free (reply.h) frees it. */
+#define STREAM_FAILED ((size_t)-1)
+typedef struct {
+    size_t (*read)(void *ctx, char *buf, size_t max);
+    void (*free)(void *ctx);
+    void *ctx;                  /* NULL: no stream */
+} body_stream;
+
+struct route;
 
 typedef struct {
     int status;
@@ -46,8 +56,8 @@ typedef struct {
     const char *csp;            /* Content-Security-Policy of a page (ui.c); NULL: none */
     char etag[24];              /* ETag, quoted; "": none (conditional.h) */
     const char *content_encoding; /* "gzip" when the body is already encoded (gzip.h); NULL: identity */
-    sweep_stream *stream;       /* non-NULL: the body comes from sweep_stream_read (sweep.h) */
-    route_id route;
+    body_stream stream;         /* stream.ctx non-NULL: the body comes from stream.read */
+    const struct route *route;  /* the row of the route table that answered (route.h); NULL: none */
 } app_response;
 
 #endif

@@ -7,7 +7,7 @@
 #ifndef MLSYSD_SOLVE_H
 #define MLSYSD_SOLVE_H
 
-#include "server/app.h"
+#include "server/context.h"
 #include "server/front.h"
 
 struct solve_parts;

@@ -10,6 +10,7 @@
 #include "server/front.h"
 #include "server/reply.h"
 #include "server/solve.h"
+#include "server/solver_describe.h"
 
 /* Per-thread scratch instead of calloc + free per request: allocating and
  * zeroing cost more than the solve. The parsers initialise every input they
@@ -58,8 +59,9 @@ static void reply_solved(app_response *resp, const app_request *req, int rc, con
     resp->content_type = JSON_CT;
 }
 
-void handle_solve_post(app *a, const app_request *req, app_response *resp)
+void handle_solve_post(app *a, const app_request *req, app_response *resp, const char *param)
 {
+    (void)param;
     api_error err;
     json_t *body = app_parse_body(req, &err);
     if (!body) {
@@ -85,8 +87,9 @@ void handle_solve_get(app *a, const app_request *req, app_response *resp, const 
 
 /* --- /solvers ------------------------------------------------------------------------ */
 
-void handle_solvers(app_response *resp, const app_request *req, const char *name)
+void handle_solvers(app *a, const app_request *req, app_response *resp, const char *name)
 {
+    (void)a;
     if (name) {
         api_error err;
         solver_request r;
@@ -102,4 +105,13 @@ void handle_solvers(app_response *resp, const app_request *req, const char *name
     for (size_t i = 0; i < solver_count(); i++)
         json_array_append_new(arr, solver_describe(solver_at(i)));
     reply_json(resp, json_pack("{s:o}", "solvers", arr));
+}
+
+const char *solvers_param(const app *a, const catalog_edition *ed, size_t i, char *buf, size_t n)
+{
+    (void)a, (void)ed;
+    if (i >= solver_count())
+        return NULL;
+    snprintf(buf, n, "%s", solver_at(i)->name);
+    return buf;
 }

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.h"
 #include "server/metrics.h"
+#include "server/reply.h"
 #include "server/sweep.h"
 
 static config g_cfg;
@@ -59,16 +60,16 @@ void fuzz_run(app *a, const app_request *req)
         abort();
     }
     if (resp.status >= 400) {
-        if (!resp.content_type || strcmp(resp.content_type, "application/problem+json") != 0 || resp.stream) {
+        if (!resp.content_type || strcmp(resp.content_type, "application/problem+json") != 0 || resp.stream.ctx) {
             fprintf(stderr, "fuzz: error %d without problem+json\n", resp.status);
             abort();
         }
     }
-    if (resp.stream) {
+    if (resp.stream.ctx) {
         /* Small reads exercise the chunking of sweep_stream_read. */
         char buf[257];
         size_t total = 0, n;
-        while ((n = sweep_stream_read(resp.stream, buf, sizeof buf - 1)) > 0 && n != SWEEP_STREAM_FAILED) {
+        while ((n = resp.stream.read(resp.stream.ctx, buf, sizeof buf - 1)) > 0 && n != STREAM_FAILED) {
             if (n > sizeof buf - 1)
                 abort();
             total += n;

@@ -19,6 +19,7 @@
 #include "golden_files.h"
 #include "server/app.h"
 #include "server/jsonw.h"
+#include "server/reply.h"
 
 static catalog *cat;
 static config cfg;

@@ -1,0 +1,28 @@
+/* context.h - the request context every handler reads: the app (the catalog,
+ * the settings, the contract, what was rendered at start-up). Types only;
+ * app.c owns and fills it (app_init), handlers include this, never app.h. */
+#ifndef MLSYSD_CONTEXT_H
+#define MLSYSD_CONTEXT_H
+
+#include <jansson.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "catalog/catalog.h"
+#include "server/config.h"
+#include "server/inputs.h"
+#include "server/request.h"
+
+typedef struct app {
+    const catalog *cat;
+    const config *cfg;
+    json_t *openapi;            /* the contract (contract.h), served as /openapi.json */
+    char *openapi_yaml;         /* the same, served as /openapi.yaml */
+    size_t openapi_yaml_len;
+    atomic_bool ready;
+    atomic_bool draining;
+    struct app_prebuilt *pre;   /* answers rendered once by app_init (prebuilt.h); NULL: none */
+    struct solve_parts *solve_parts; /* fixed parts of every solver's /solve answer (solve.h); NULL: none */
+} app;
+
+#endif

@@ -1,0 +1,325 @@
+/* sweep_format.c - a sweep's body as JSON, CSV or NDJSON: the header (columns,
+ * units), one row per point, and the trailer (transitions, a cut-off error). */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "server/sweep_internal.h"
+
+/* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
+void put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv)
+{
+    const axis *ax = &st->axes[a];
+    const input_desc *d = ax->d;
+    if (ax->numeric) {
+        double x = axis_num(ax, k);
+        if (d->kind == IN_QUANTITY)
+            units_to(x, d->unit, *d->dim, &x);
+        sb_number(b, x);
+        return;
+    }
+    const axis_value *v = &ax->vals[k];
+    const char *s = "";
+    if (ax->member) {
+        const json_t *j = json_array_get(ax->member_vals, k);
+        if (json_is_number(j)) {
+            sb_number(b, json_number_value(j));
+            return;
+        }
+        if (!json_is_string(j)) {
+            char *text = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+            if (csv)
+                sb_csv_field(b, text ? text : "");
+            else
+                sb_puts(b, text ? text : "null");
+            free(text);
+            return;
+        }
+        s = json_string_value(j);
+    } else if (v->is_null) {
+        if (!csv)
+            sb_puts(b, "null");
+        return;
+    } else {
+        switch (d->kind) {
+        case IN_BOOLEAN: sb_puts(b, v->num != 0 ? "true" : "false"); return;
+        case IN_ENUM: s = d->enum_values[v->enum_index]; break;
+        case IN_REF: {
+            const input_value iv = {.ref = v->ref};
+            s = input_ref_key(&iv);
+            break;
+        }
+        case IN_LIST:
+            if (csv) {
+                /* one field: the ids joined with commas, quoted by sb_csv_field */
+                strbuf t;
+                sb_init(&t);
+                for (int i = 0; i < v->n_items; i++)
+                    sb_printf(&t, "%s%s", i ? "," : "", v->items[i].name);
+                sb_csv_field(b, t.data ? t.data : "");
+                sb_free(&t);
+            } else {
+                sb_putc(b, '[');
+                for (int i = 0; i < v->n_items; i++) {
+                    if (i)
+                        sb_putc(b, ',');
+                    sb_json_string(b, v->items[i].name);
+                }
+                sb_putc(b, ']');
+            }
+            return;
+        default: break;
+        }
+    }
+    if (csv)
+        sb_csv_field(b, s);
+    else
+        sb_json_string(b, s);
+}
+
+static void put_output(sweep_stream *st, int k, bool csv)
+{
+    int col = st->out_cols[k];
+    row_output_value(&st->buf, &st->s->outputs[col], &st->out->v[col], csv);
+}
+
+static void put_output_name(sweep_stream *st, int k)
+{
+    if (st->qualified[k])
+        sb_puts(&st->buf, "result.");
+    sb_puts(&st->buf, st->s->outputs[st->out_cols[k]].name);
+}
+
+void json_output_name(sweep_stream *st, int k)
+{
+    sb_putc(&st->buf, '"');
+    put_output_name(st, k);
+    sb_putc(&st->buf, '"');
+}
+
+/* CSV header names carry the unit: latency_ms, storage_supply_bw_GB_per_s. */
+static void csv_unit(strbuf *b, const char *unit)
+{
+    if (!unit || !*unit)
+        return;
+    sb_putc(b, '_');
+    for (const char *c = unit; *c; c++) {
+        if (*c == '/')
+            sb_puts(b, "_per_");
+        else if (*c != ' ')
+            sb_putc(b, *c);
+    }
+}
+
+const char *axis_unit(const sweep_stream *st, int a)
+{
+    const input_desc *d = st->axes[a].d;
+    return d->kind == IN_QUANTITY ? d->unit : "";
+}
+
+/* "units":{column: unit, ...} for the columns that have a unit: JSON's
+ * member, and NDJSON's first line. */
+static void write_units(sweep_stream *st)
+{
+    strbuf *b = &st->buf;
+    const solver_desc *s = st->s;
+    sb_puts(b, "\"units\":{");
+    bool first = true;
+    for (int a = 0; a < st->n_axes; a++) {
+        const char *u = axis_unit(st, a);
+        if (!*u)
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        sb_json_string(b, st->axes[a].label);
+        sb_putc(b, ':');
+        sb_json_string(b, u);
+    }
+    for (int k = 0; k < st->n_out; k++) {
+        const output_desc *d = &s->outputs[st->out_cols[k]];
+        if (!d->unit[0])
+            continue;
+        if (!first)
+            sb_putc(b, ',');
+        first = false;
+        json_output_name(st, k);
+        sb_putc(b, ':');
+        sb_json_string(b, d->unit);
+    }
+    sb_putc(b, '}');
+}
+
+void write_header(sweep_stream *st)
+{
+    strbuf *b = &st->buf;
+    const solver_desc *s = st->s;
+    /* Shard 0 alone starts a CSV or NDJSON body, so that the shards concatenate. */
+    if (st->fmt != FMT_JSON && st->shard_index > 0)
+        return;
+    if (st->fmt == FMT_CSV) {
+        if (st->with_index)
+            sb_puts(b, "index,");
+        for (int a = 0; a < st->n_axes; a++) {
+            sb_puts(b, st->axes[a].label);
+            csv_unit(b, axis_unit(st, a));
+            sb_putc(b, ',');
+        }
+        for (int k = 0; k < st->n_out; k++) {
+            put_output_name(st, k);
+            csv_unit(b, s->outputs[st->out_cols[k]].unit);
+            sb_putc(b, ',');
+        }
+        sb_puts(b, "error\r\n");
+        return;
+    }
+    if (st->fmt == FMT_NDJSON) { /* a first line with the units, then one line per point */
+        sb_putc(b, '{');
+        write_units(st);
+        sb_puts(b, "}\n");
+        return;
+    }
+    sb_puts(b, "{\"solver\":");
+    sb_json_string(b, s->name);
+    sb_puts(b, ",\"catalog\":");
+    sb_json_string(b, edition_name(st->ed));
+    sb_puts(b, ",\"calibration\":");
+    sb_json_string(b, CALIBRATION_MODES[st->calibration]);
+    sb_puts(b, ",\"catalog_version\":");
+    sb_json_string(b, edition_version(st->ed));
+    sb_printf(b, ",\"points\":%llu,", st->points);
+    /* A JSON shard is a document of its own rows: their concatenation in
+     * shard order is the unsharded rows; transitions are those between two
+     * points of the shard. */
+    if (st->shard_count)
+        sb_printf(b, "\"shard\":{\"index\":%llu,\"count\":%llu,\"first_point\":%llu,\"points\":%llu},", st->shard_index,
+                  st->shard_count, st->first, st->end - st->first);
+    sb_puts(b, "\"axes\":[");
+    for (int a = 0; a < st->n_axes; a++) {
+        sb_puts(b, a ? ",{\"input\":" : "{\"input\":");
+        sb_json_string(b, st->axes[a].label);
+        sb_printf(b, ",\"count\":%zu}", st->axes[a].n);
+    }
+    sb_puts(b, "],\"columns\":[");
+    if (st->with_index)
+        sb_puts(b, "\"index\",");
+    for (int a = 0; a < st->n_axes; a++) {
+        if (a)
+            sb_putc(b, ',');
+        sb_json_string(b, st->axes[a].label);
+    }
+    for (int k = 0; k < st->n_out; k++) {
+        sb_putc(b, ',');
+        json_output_name(st, k);
+    }
+    sb_puts(b, ",\"error\"],");
+    write_units(st);
+    sb_puts(b, ",\"rows\":[");
+}
+
+void write_row(sweep_stream *st, unsigned long long p)
+{
+    size_t idx[MAX_AXES];
+    const char *error = eval_point(st, p, idx);
+    strbuf *b = &st->buf;
+    bool csv = st->fmt == FMT_CSV, nd = st->fmt == FMT_NDJSON;
+    if (st->fmt == FMT_JSON)
+        sb_puts(b, p > st->first ? ",[" : "[");
+    else if (nd)
+        sb_putc(b, '{');
+    if (st->with_index)
+        sb_printf(b, nd ? "\"index\":%llu," : "%llu,", p);
+    for (int a = 0; a < st->n_axes; a++) {
+        if (a)
+            sb_putc(b, ',');
+        if (nd) {
+            sb_json_string(b, st->axes[a].label);
+            sb_putc(b, ':');
+        }
+        put_axis_value(st, b, a, idx[a], csv);
+    }
+    for (int k = 0; k < st->n_out; k++) {
+        sb_putc(b, ',');
+        if (nd) {
+            json_output_name(st, k);
+            sb_putc(b, ':');
+        }
+        if (!error)
+            put_output(st, k, csv);
+        else if (!csv)
+            sb_puts(b, "null");
+    }
+    sb_putc(b, ',');
+    if (nd)
+        sb_puts(b, "\"error\":");
+    if (error) {
+        if (csv)
+            sb_csv_field(b, error);
+        else
+            sb_json_string(b, error);
+    } else if (!csv) {
+        sb_puts(b, "null");
+    }
+    sb_puts(b, st->fmt == FMT_JSON ? "]" : nd ? "}\n" : "\r\n");
+    if (st->window)
+        track_transitions(st, p, idx, error != NULL);
+}
+
+static void timeout_message(sweep_stream *st, char *msg, size_t n)
+{
+    if (st->shard_count)
+        snprintf(msg, n, "sweep cut off by the request timeout (%g s) after %llu of the %llu points of shard %llu/%llu",
+                 st->timeout, st->next - st->first, st->end - st->first, st->shard_index, st->shard_count);
+    else
+        snprintf(msg, n, "sweep cut off by the request timeout (%g s) after %llu of %llu points", st->timeout,
+                 st->next, st->points);
+}
+
+/* CSV and NDJSON end with one more line when the sweep was cut off, so a
+ * client that reads to the end learns the data is incomplete. */
+void write_trailer(sweep_stream *st)
+{
+    strbuf *b = &st->buf;
+    char msg[200];
+    if (st->fmt != FMT_JSON) {
+        if (!st->timed_out)
+            return;
+        timeout_message(st, msg, sizeof msg);
+        if (st->fmt == FMT_CSV) {
+            for (int i = 0; i < st->n_axes + st->n_out + st->with_index; i++)
+                sb_putc(b, ',');
+            sb_csv_field(b, msg);
+            sb_puts(b, "\r\n");
+        } else {
+            sb_puts(b, "{\"error\":");
+            sb_json_string(b, msg);
+            sb_puts(b, "}\n");
+        }
+        return;
+    }
+    sb_puts(b, "],\"transitions\":[");
+    for (size_t i = 0; i < st->n_trans; i++) {
+        if (i)
+            sb_putc(b, ',');
+        write_transition(st, &st->trans[i]);
+    }
+    sb_putc(b, ']');
+    if (st->trans_truncated)
+        sb_printf(b, ",\"transitions_truncated\":%d", TRANSITIONS_MAX);
+    if (st->transitions_omitted)
+        sb_puts(b, ",\"transitions_omitted\":\"too many points between neighbours on the outer axis to track "
+                   "transitions; put the longest axis first, sweep fewer points or project fewer outputs\"");
+    if (st->timed_out) {
+        timeout_message(st, msg, sizeof msg);
+        sb_puts(b, ",\"error\":");
+        sb_json_string(b, msg);
+    }
+    sb_puts(b, "}\n");
+}

@@ -1,0 +1,173 @@
+/* sweep_internal.h - what the files of the sweep share: the sweep's state
+ * (struct sweep_stream) and the functions one file of it offers another.
+ * Only the sweep's own files include it: sweep.c (the request to a stream),
+ * sweep_request.c (reading the request and its axes), sweep_point.c (a
+ * point's inputs and its solve), sweep_format.c (rows as JSON, CSV, NDJSON),
+ * sweep_transitions.c (crossovers of categorical outputs) and sweep_space.c
+ * (the search-space API for optimize.c). Everyone else uses sweep.h. */
+#ifndef MLSYSD_SWEEP_INTERNAL_H
+#define MLSYSD_SWEEP_INTERNAL_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "server/sweep.h"
+
+#define MAX_AXES 8
+#define CODE_NULL 253            /* a categorical output that is null by design: a value like any other */
+#define CODE_ERROR 254           /* the point failed: it has no value, so no transition to or from it */
+#define CODE_UNKNOWN 255         /* more distinct values than we intern: not compared */
+#define MAX_INTERNED 253
+#define TRANSITIONS_MAX 10000
+#define WINDOW_MAX_BYTES (32u << 20)
+#define CHUNK 32768
+
+typedef enum { FMT_JSON, FMT_CSV, FMT_NDJSON } sweep_format;
+typedef enum { AX_VALUES, AX_RANGE, AX_GEOMSPACE } axis_form;
+
+#define MEMBER_AXIS_MAX 10000   /* values of an axis over a record's member: each is a record */
+
+/* What a point sets into its input. */
+typedef struct {
+    double num;           /* numbers (SI), integers, booleans 0/1 */
+    bool was_int;         /* IN_NUMBER written as an integer literal: messages print "2", not "2.0" */
+    double unit_scale;    /* IN_QUANTITY: as input_value.unit_scale */
+    bool is_null;         /* a nullable input swept through null */
+    int enum_index;
+    bool enum_respelled;  /* as input_value.enum_respelled */
+    unsigned char ref_kind;
+    const void *ref;      /* catalog record, or one in the sweep's store */
+    const input_item *items;
+    int n_items;
+} axis_value;
+
+typedef struct {
+    int input;
+    const input_desc *d;
+    axis_form form;
+    size_t n;
+    bool numeric;
+    const json_t *spec;       /* the values array or range/geomspace object (lives while sweep_start runs) */
+    const json_t *first;      /* a valid JSON value of the input, to parse the base inputs with */
+    double start, stop, step; /* range / geomspace, SI */
+    bool int_bounds;          /* range given as integer literals: its values print as integers in messages */
+    axis_value *vals;         /* AX_VALUES, and every member axis */
+    /* An axis over one member of a record input ("fleet.count"): each value is
+     * the input's record with that member set. */
+    bool member;
+    char label[96];           /* the axis's name in columns: "fleet.count" */
+    json_t *member_vals;      /* the member's values as given (or computed from a range) */
+    json_t *first_obj;        /* the record of value 0, for parsing the base inputs */
+} axis;
+
+typedef struct {
+    unsigned long long from_point;  /* the point before the change; the other is from_point + stride[axis] */
+    uint8_t axis, col, from, to;
+} transition;
+
+struct sweep_stream {
+    const solver_desc *s;
+    const catalog_edition *ed;
+    sweep_format fmt;
+    bool from_query;                    /* GET /sweep/{solver}: error fields name inputs, not body paths */
+    axis axes[MAX_AXES];
+    int n_axes;
+    int checked[MAX_AXES];              /* axis inputs in input order: the order /solve checks bounds in */
+    unsigned long long points, next;
+    unsigned long long first, end;      /* this shard's points: [first, end) of [0, points) */
+    unsigned long long shard_index, shard_count; /* shard_count 0: not sharded */
+    bool with_index;                    /* rows start with the point's global index */
+    unsigned long long stride[MAX_AXES];
+    int out_cols[SOLVER_MAX_OUTPUTS];   /* projected outputs */
+    bool qualified[SOLVER_MAX_OUTPUTS]; /* output shares its name with an axis input: column "result.<name>" */
+    int n_out;
+    solver_inputs *in;
+    solver_outputs *out;
+    solver_error se;                    /* the last point's error (eval_point) */
+    input_store *owned;                 /* records of axis values */
+    strbuf buf;
+    size_t buf_pos;
+    int stage;                          /* 0 header, 1 rows, 2 trailer, 3 done */
+    /* transitions (JSON only) */
+    int cat_cols[SOLVER_MAX_OUTPUTS];   /* indices into out_cols that are categorical */
+    int n_cat;
+    uint8_t *window;                    /* codes of the last `window_len` points, ring-indexed by point */
+    unsigned long long window_len;
+    bool transitions_omitted;
+    transition *trans;
+    size_t n_trans;
+    bool trans_truncated;
+    /* each categorical column's distinct values: strings (and booleans as
+     * "true"/"false") by pointer, integers by value */
+    union { const char *s; double num; } interned[SOLVER_MAX_OUTPUTS][MAX_INTERNED];
+    int n_interned[SOLVER_MAX_OUTPUTS];
+    calibration_mode calibration;       /* set into every point's inputs */
+    struct timespec t0;
+    double timeout;
+    bool timed_out;
+    unsigned solver_index;
+};
+
+/* --- reading the request (sweep_request.c) --------------------------------- */
+
+/* An explicit format wins; otherwise the first of our types that Accept
+ * lists (clients list their preference first; q-values are not weighed). */
+sweep_format format_from(const char *f, const char *accept, bool *ok);
+
+int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err);
+
+/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
+ * axis; everything else goes through the same query mapping as GET /solve. */
+int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err);
+
+/* shard: {"index": 3, "count": 16}, or "3/16" (the query's form, which the CLI's --shard passes on). */
+int parse_shard(sweep_stream *st, const json_t *j, api_error *err);
+
+/* The body's axes and inputs: the points, under the cap, and the inputs every
+ * point starts from. Needs st->s and st->ed. */
+int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err);
+
+/* --- points (sweep_point.c) ------------------------------------------------ */
+
+/* Value k of a range or geomspace, in SI. */
+double axis_form_num(const axis *ax, size_t k);
+
+/* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
+double axis_num(const axis *ax, size_t k);
+
+/* Solve point p into st->out: NULL, or the point's error (in st->se). */
+const char *eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES]);
+
+/* --- output formats (sweep_format.c) --------------------------------------- */
+
+/* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
+void put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
+
+void json_output_name(sweep_stream *st, int k);
+
+const char *axis_unit(const sweep_stream *st, int a);
+
+void write_header(sweep_stream *st);
+
+void write_row(sweep_stream *st, unsigned long long p);
+
+/* CSV and NDJSON end with one more line when the sweep was cut off, so a
+ * client that reads to the end learns the data is incomplete. */
+void write_trailer(sweep_stream *st);
+
+/* --- transitions (sweep_transitions.c) ------------------------------------- */
+
+/* JSON transitions: the window must reach back one step on every axis that varies. */
+void setup_transitions(sweep_stream *st);
+
+/* Compare point q with its neighbour one step back on each axis, then keep
+ * q's codes in the window for the points that will look back at it. */
+void track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
+
+void write_transition(sweep_stream *st, const transition *t);
+
+/* --- the stream (sweep.c) -------------------------------------------------- */
+
+bool timed_out(sweep_stream *st);
+
+#endif
