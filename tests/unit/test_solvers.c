@@ -55,21 +55,6 @@ static hw_node toy(void)
     return h;
 }
 
-static model_t mk_model(workload_kind kind, double params, double flops, int layers)
-{
-    model_t m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.key, sizeof m.key, "%s", workload_kind_name(kind));
-    snprintf(m.name, sizeof m.name, "%s", workload_kind_name(kind));
-    m.kind = kind;
-    m.parameters = params;
-    m.inference_flops = flops;
-    m.model_size = NAN;
-    m.active_parameters = NAN;
-    m.layers = layers;
-    return m;
-}
-
 /* The compute-bound CNN of several tests: 10 M parameters, 10 GFLOP, 10 layers. */
 static model_t cnn10(void) { return mk_model(WL_CNN, 1e7, 1e10, 10); }
 
