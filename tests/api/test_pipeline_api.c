@@ -1,5 +1,5 @@
 /* test_pipeline_api.c - the pipeline's cache, node, stall and dataset inputs
- * (issue 20, docs/pipeline.md) through the real daemon: sweeps over
+ * (docs/pipeline.md) through the real daemon: sweeps over
  * cache_fraction, accelerators_per_node and cpu_workers put binding_stage's
  * transition exactly where the solver's own cache_fraction_needed,
  * accelerators_per_node_max and workers_needed say, and where a hand

@@ -1,5 +1,5 @@
 /* test_serving_api.c - "how many replicas for this traffic" as one sweep
- * (issue 12, docs/tutorials/sizing-an-llm-service.md) through the real
+ * (docs/tutorials/sizing-an-llm-service.md) through the real
  * daemon: a /sweep of serving_capacity over qps reports required_replicas's
  * crossovers ("transitions") exactly where calling /solve one point at a time
  * changes required_replicas, and where solvers.md §10 puts them by hand:

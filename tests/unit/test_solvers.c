@@ -1326,7 +1326,7 @@ Test(pipeline, workers_needed_with_tiny_per_worker_rate_terminates, .timeout = 1
     expect_num("workers_needed", ceil(8e6 / PIPE_T_ACC / 1e-8));
 }
 
-/* ---- pipeline: cache, node, stall breakdown, dataset (issue 20) ------------------ */
+/* ---- pipeline: cache, node, stall breakdown, dataset (docs/pipeline.md) ----------- */
 
 /* Pipe at batch 8 with 1 MB samples: 8e6 B per accelerator batch, T_acc 8.01 ms. */
 static void use_pipe_cache(const hw_node *h, const model_t *m, double cpu, double storage, double cache_bw, double x)
