@@ -8,8 +8,8 @@
  * Timings (each the median of RUNS runs of many iterations):
  *   solve_single_node_ns   one single_node run() (ResNet50 / A100 / batch 256 / fp16), inputs parsed once
  *   solve_pipeline_ns      one pipeline run() (ResNet50 / A100 / batch 512 / 500 KB samples / 8 workers)
- *   solve_<solver>_ns      one run() of each serving solver (issue 12) and each training solver that
- *                          does not search (issue 13), inputs in SOLVES below; batching_optimizer is
+ *   solve_<solver>_ns      one run() of each LLM serving solver and each training solver that
+ *                          does not search, inputs in SOLVES below; batching_optimizer is
  *                          reported per batch size searched (solve_batching_optimizer_per_batch_ns);
  *                          solve_serving_capacity_sweep_point_ns is one without composing the trace,
  *                          as a sweep's point runs

@@ -6,7 +6,7 @@
  * TransformationModel (CPU time per batch) the way the tutorial "Starving
  * the GPU" does by hand. Model (docs/pipeline.md): the stages overlap under
  * prefetching, each stage's time is linear in the bytes it moves, so the
- * slowest stage sets the step time. Beyond the tutorial (issue 20): a
+ * slowest stage sets the step time. Beyond the tutorial: a
  * fraction of the samples is fetched from a cache instead of storage
  * (DS-Analyzer's fetch model, Mohan et al., PVLDB 14(5) 2021), n
  * accelerators of one node share its storage, cache and CPU, the data stall

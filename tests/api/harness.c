@@ -414,24 +414,75 @@ const char *result_str(const json_t *doc, const char *name)
     return s;
 }
 
-json_t *problem_reply(const http_resp *r, long status)
+void check_problem(long got_status, const char *content_type, const json_t *j, const char *request_id, long status,
+                   const char *field, const char *detail_part)
 {
-    cr_expect_eq(r->status, status, "want %ld, got %ld: %s", status, r->status, r->body);
-    cr_expect_str_eq(r->content_type, "application/problem+json", "status %ld: content type %s", status,
-                     r->content_type);
-    json_t *j = http_json(r);
-    cr_assert(json_is_object(j), "problem body is not a JSON object: %s", r->body);
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    const char *shown = text ? text : "(not JSON)";
+    cr_expect_eq(got_status, status, "want %ld, got %ld: %.600s", status, got_status, shown);
+    cr_expect_str_eq(content_type, "application/problem+json", "status %ld: content type %s", status, content_type);
+    cr_assert(json_is_object(j), "problem body is not a JSON object: %.600s", shown);
     const char *type = json_string_value(json_object_get(j, "type"));
-    cr_expect(type && !strncmp(type, "https://", 8), "type must be a URI: %s", r->body);
-    cr_expect(json_is_string(json_object_get(j, "title")), "title: %s", r->body);
-    cr_expect_eq(json_integer_value(json_object_get(j, "status")), status, "status in the body: %s", r->body);
+    cr_expect(type && !strncmp(type, "https://", 8), "type must be a URI: %.600s", shown);
+    cr_expect(json_is_string(json_object_get(j, "title")), "title: %.600s", shown);
+    cr_expect_eq(json_integer_value(json_object_get(j, "status")), status, "status in the body: %.600s", shown);
     const char *detail = json_string_value(json_object_get(j, "detail"));
-    cr_expect(detail && *detail, "detail: %s", r->body);
-    char rid[128] = "";
-    cr_expect(http_header(r, "X-Request-ID", rid, sizeof rid), "no X-Request-ID header");
+    cr_expect(detail && *detail, "detail: %.600s", shown);
+    cr_expect(request_id && *request_id, "no X-Request-ID header");
     const char *brid = json_string_value(json_object_get(j, "request_id"));
-    cr_expect(brid && !strcmp(brid, rid), "request_id '%s' != header '%s'", brid ? brid : "", rid);
+    cr_expect(brid && request_id && !strcmp(brid, request_id), "request_id '%s' != header '%s'", brid ? brid : "",
+              request_id ? request_id : "");
+    free(text);
+    if (field || detail_part)
+        expect_refusal(j, status, status, field, detail_part); /* the status was checked above */
+}
+
+static json_t *problem_of(const http_resp *r, long status, const char *field, const char *detail_part)
+{
+    json_t *j = http_json(r);
+    cr_assert(json_is_object(j), "%ld: problem body is not a JSON object: %.600s", r->status, r->body ? r->body : "");
+    char rid[128] = "";
+    http_header(r, "X-Request-ID", rid, sizeof rid);
+    check_problem(r->status, r->content_type, j, rid, status, field, detail_part);
     return j;
+}
+
+json_t *problem_reply(const http_resp *r, long status) { return problem_of(r, status, NULL, NULL); }
+
+void expect_problem(const http_resp *r, long status, const char *field, const char *detail_part)
+{
+    json_decref(problem_of(r, status, field, detail_part));
+}
+
+json_t *api_get_problem(const char *path, long status)
+{
+    http_resp r;
+    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s: transport error", path);
+    json_t *j = problem_reply(&r, status);
+    http_free(&r);
+    return j;
+}
+
+json_t *solve_ok(const char *body)
+{
+    long status;
+    json_t *doc = api_post("/solve", body, &status);
+    if (status != 200) {
+        char *text = json_dumps(doc, JSON_COMPACT);
+        cr_assert_fail("POST /solve %.600s: status %ld: %.600s", body, status, text);
+    }
+    return doc;
+}
+
+json_t *solve_inputs_ok(const char *solver, json_t *inputs)
+{
+    json_t *body = json_pack("{s:s,s:o}", "solver", solver, "inputs", inputs);
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    cr_assert_not_null(text);
+    json_t *doc = solve_ok(text);
+    free(text);
+    return doc;
 }
 
 void expect_refusal(const json_t *doc, long status, long want, const char *field, const char *detail_part)

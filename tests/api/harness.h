@@ -88,14 +88,32 @@ const char *str_at(const json_t *o, const char *key);
 double result_num(const json_t *doc, const char *name);
 const char *result_str(const json_t *doc, const char *name);
 
-/* An RFC 9457 problem reply (r is not freed): status, content type
+/* POST /solve with this body text, which must answer 200 (else the test
+ * stops, showing the body and the reply); the caller owns the reply. */
+json_t *solve_ok(const char *body);
+/* The same for {"solver": solver, "inputs": inputs} (inputs stolen). */
+json_t *solve_inputs_ok(const char *solver, json_t *inputs);
+
+/* ---- problems (RFC 9457) -----------------------------------------------------------
+ * One set of checks, in check_problem; the others read a reply and call it.
+ * Expectations (the test goes on), except a body that is not a JSON object. */
+
+/* A reply already read (its status, content type, parsed body and
+ * X-Request-ID header) is a problem with status `status`: content type
  * application/problem+json, a type URI, a title, the status again, a
- * detail, an X-Request-ID header equal to the body's request_id. Returns the
- * parsed body for the caller's own checks (instance, field, detail). */
+ * detail, a request_id equal to the header; and, where not NULL, "field" is
+ * `field` and "detail" contains `detail_part`. */
+void check_problem(long got_status, const char *content_type, const json_t *body, const char *request_id, long status,
+                   const char *field, const char *detail_part);
+/* check_problem on r (not freed); returns the parsed body for the caller's own
+ * checks (instance, suggestions). */
 json_t *problem_reply(const http_resp *r, long status);
+/* check_problem on r (not freed), with field and detail_part (either may be NULL). */
+void expect_problem(const http_resp *r, long status, const char *field, const char *detail_part);
+/* GET path whose answer is a problem with this status; returns its body. */
+json_t *api_get_problem(const char *path, long status);
 /* A refusal already parsed (api_post's doc and status): the status is `want`,
- * and, where not NULL, "field" is `field` and "detail" contains `detail_part`.
- * Expectations: the test goes on. */
+ * and, where not NULL, "field" is `field` and "detail" contains `detail_part`. */
 void expect_refusal(const json_t *doc, long status, long want, const char *field, const char *detail_part);
 
 #endif

@@ -22,17 +22,6 @@
 #define N_HARDWARE 45
 #define N_MODELS 33
 
-/* GET path: a problem+json answer with this status (problem_reply); the
- * caller frees the returned body. */
-static json_t *get_problem(const char *path, long status)
-{
-    http_resp r;
-    cr_assert_eq(http_get(shared_daemon(), path, &r), 0, "GET %s", path);
-    json_t *j = problem_reply(&r, status);
-    http_free(&r);
-    return j;
-}
-
 static const json_t *at_path(const json_t *o, const char *dotted)
 {
     char buf[200];
@@ -170,10 +159,10 @@ Test(catalog_api, group_and_kind_filters)
     cr_assert_eq(json_array_size(json_object_get(h, "hardware")), cloud);
     json_decref(h);
 
-    json_t *bad = get_problem("/catalog?kind=gpus", 400);
+    json_t *bad = api_get_problem("/catalog?kind=gpus", 400);
     cr_assert_str_eq(str_at(bad, "field"), "kind");
     json_decref(bad);
-    json_t *unknown = get_problem("/catalog?grup=Cloud", 400);
+    json_t *unknown = api_get_problem("/catalog?grup=Cloud", 400);
     cr_assert(strstr(str_at(unknown, "detail"), "grup"), "%s", str_at(unknown, "detail"));
     json_decref(unknown);
     json_decref(all);
@@ -314,17 +303,17 @@ Test(catalog_api, ids_are_case_insensitive_keys_or_paths)
 
 Test(catalog_api, unknown_ids_are_404_with_suggestions)
 {
-    json_t *p = get_problem("/catalog/hardware/A10", 404);
+    json_t *p = api_get_problem("/catalog/hardware/A10", 404);
     cr_assert(strstr(str_at(p, "detail"), "A100"), "%s", str_at(p, "detail"));
     json_decref(p);
-    p = get_problem("/catalog/models/ResNet51?catalog=tutorial", 404);
+    p = api_get_problem("/catalog/models/ResNet51?catalog=tutorial", 404);
     cr_assert(strstr(str_at(p, "detail"), "ResNet50"), "%s", str_at(p, "detail"));
     cr_assert(strstr(str_at(p, "detail"), "tutorial"), "names the edition: %s", str_at(p, "detail"));
     json_decref(p);
     /* a model is not a hardware node */
-    p = get_problem("/catalog/hardware/ResNet50", 404);
+    p = api_get_problem("/catalog/hardware/ResNet50", 404);
     json_decref(p);
-    p = get_problem("/catalog/hardware/A100?catalog=1999", 400);
+    p = api_get_problem("/catalog/hardware/A100?catalog=1999", 400);
     cr_assert_str_eq(str_at(p, "field"), "catalog");
     json_decref(p);
 }
@@ -604,32 +593,32 @@ Test(catalog_api, group_filter_on_every_kind)
     cr_assert_eq(json_array_size(json_object_get(p, "reliability")), 8);
     json_decref(p);
     /* a group no entry in scope has is a 400 listing the groups (none, for a kind without groups) */
-    p = get_problem("/catalog/fabrics?group=Cloud", 400);
+    p = api_get_problem("/catalog/fabrics?group=Cloud", 400);
     cr_assert_str_eq(str_at(p, "field"), "group");
     cr_assert(strstr(str_at(p, "detail"), "fabrics have no group"), "%s", str_at(p, "detail"));
     json_decref(p);
-    p = get_problem("/catalog/hardware?group=Mainframe", 400);
+    p = api_get_problem("/catalog/hardware?group=Mainframe", 400);
     cr_assert(strstr(str_at(p, "detail"), "Cloud, Workstation, Mobile, Edge, Tiny"), "%s", str_at(p, "detail"));
     json_decref(p);
 }
 
 Test(catalog_api, unknown_kinds_and_ids)
 {
-    json_t *p = get_problem("/catalog/gpus", 404);
+    json_t *p = api_get_problem("/catalog/gpus", 404);
     cr_assert(strstr(str_at(p, "detail"), "fabrics") && strstr(str_at(p, "detail"), "clusters"),
               "names the kinds: %s", str_at(p, "detail"));
     json_decref(p);
-    p = get_problem("/catalog/gpus/A100", 404);
+    p = api_get_problem("/catalog/gpus/A100", 404);
     cr_assert(strstr(str_at(p, "detail"), "hardware"), "%s", str_at(p, "detail"));
     json_decref(p);
-    p = get_problem("/catalog/fabrics/InfiniBand_NDX", 404);
+    p = api_get_problem("/catalog/fabrics/InfiniBand_NDX", 404);
     cr_assert(strstr(str_at(p, "detail"), "InfiniBand_NDR"), "%s", str_at(p, "detail"));
     cr_assert(strstr(str_at(p, "detail"), "fabric"), "%s", str_at(p, "detail"));
     json_decref(p);
-    p = get_problem("/catalog/nodes/InfiniBand_NDR?catalog=tutorial", 404);
+    p = api_get_problem("/catalog/nodes/InfiniBand_NDR?catalog=tutorial", 404);
     cr_assert(strstr(str_at(p, "detail"), "tutorial"), "%s", str_at(p, "detail"));
     json_decref(p);
-    p = get_problem("/catalog/grids/Quebec?catalog=2024", 400);
+    p = api_get_problem("/catalog/grids/Quebec?catalog=2024", 400);
     cr_assert_str_eq(str_at(p, "field"), "catalog");
     json_decref(p);
 }

@@ -115,7 +115,8 @@ static json_t *await_request_line(const char *path, const char *request_id)
     return NULL;
 }
 
-static void expect_problem(const http_resp *r, long status, const char *path_prefix)
+/* A problem (problem_reply) whose instance starts with path_prefix. */
+static void expect_problem_at(const http_resp *r, long status, const char *path_prefix)
 {
     json_t *j = problem_reply(r, status);
     const char *inst = json_string_value(json_object_get(j, "instance"));
@@ -442,7 +443,7 @@ Test(ops, cors_listed_origins)
     http_free(&r);
     /* preflight of an unknown path is its 404 */
     cr_assert_eq(http_request(&d, "OPTIONS", "/nope", pre, NULL, 0, &r), 0);
-    expect_problem(&r, 404, "/nope");
+    expect_problem_at(&r, 404, "/nope");
     http_free(&r);
     /* CORS headers on errors too, or the browser hides the problem from the page */
     static const char *const err_h[] = {"Origin: http://localhost:3000", NULL};
@@ -699,7 +700,7 @@ Test(ops, every_error_is_problem_json)
         char prefix[64];
         snprintf(prefix, sizeof prefix, "%.*s", (int)strcspn(c->path, "?"), c->path);
         cr_expect_eq(r.status, c->status, "case %zu %s %s: %ld %s", i, c->method, c->path, r.status, r.body);
-        expect_problem(&r, c->status, prefix);
+        expect_problem_at(&r, c->status, prefix);
         json_t *j = http_json(&r);
         if (c->field)
             cr_expect_str_eq(or_empty(json_string_value(json_object_get(j, "field"))), c->field, "case %zu %s %s",
@@ -727,13 +728,13 @@ Test(ops, body_over_the_limit_is_413_problem)
     /* announced with Content-Length: refused before it is read */
     static const char *const hs[] = {"Content-Type: application/json", NULL};
     cr_assert_eq(http_request(&d, "POST", "/solve", hs, body, sizeof body, &r), 0);
-    expect_problem(&r, 413, "/solve");
+    expect_problem_at(&r, 413, "/solve");
     cr_expect(strstr(r.body, "1024"), "the detail states the limit: %s", r.body);
     http_free(&r);
     /* chunked, so only counting reveals it */
     static const char *const chunked[] = {"Content-Type: application/json", "Transfer-Encoding: chunked", NULL};
     cr_assert_eq(http_request(&d, "POST", "/sweep", chunked, body, sizeof body, &r), 0);
-    expect_problem(&r, 413, "/sweep");
+    expect_problem_at(&r, 413, "/sweep");
     http_free(&r);
     /* a body within the limit still works on the same daemon */
     cr_assert_eq(http_post_json(&d, "/solve", "{\"solver\":\"data\",\"inputs\":{\"hardware\":\"A100\",\"workload_data_rate\":1}}", &r), 0);
@@ -878,7 +879,7 @@ Test(ops, sigterm_drains_a_streaming_sweep_and_exits_0, .timeout = 60)
     /* during the drain delay: not ready, still alive, still serving */
     http_resp r;
     cr_assert_eq(http_get(&d, "/readyz", &r), 0, "new connections are served during the drain delay");
-    expect_problem(&r, 503, "/readyz");
+    expect_problem_at(&r, 503, "/readyz");
     char v[32];
     cr_expect(http_header(&r, "Retry-After", v, sizeof v), "503 without Retry-After");
     cr_expect(http_header(&r, "Connection", v, sizeof v) && !strcasecmp(v, "close"), "draining keeps connections");

@@ -27,14 +27,6 @@
 #define BATCH 64
 #define LAYERS 32 /* Llama-3-8B */
 
-static json_t *solve_ok(const char *body)
-{
-    long st;
-    json_t *doc = api_post("/solve", body, &st);
-    cr_assert_eq(st, 200, "%s: %s", body, json_string_value(json_object_get(doc, "detail")));
-    return doc;
-}
-
 /* training_memory's total for one configuration on an H100; *fits its verdict. */
 static double memory(int tp, int pp, int dp, int micro, int zero, bool full, bool *fits)
 {

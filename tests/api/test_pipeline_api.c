@@ -1,5 +1,5 @@
 /* test_pipeline_api.c - the pipeline's cache, node, stall and dataset inputs
- * (issue 20, docs/pipeline.md) through the real daemon: sweeps over
+ * (docs/pipeline.md) through the real daemon: sweeps over
  * cache_fraction, accelerators_per_node and cpu_workers put binding_stage's
  * transition exactly where the solver's own cache_fraction_needed,
  * accelerators_per_node_max and workers_needed say, and where a hand
@@ -17,15 +17,6 @@
 #include <string.h>
 
 #include "harness.h"
-
-/* /solve pipeline with these inputs; must be 200. */
-static json_t *solve_ok(json_t *inputs)
-{
-    long status;
-    json_t *j = api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", "pipeline", "inputs", inputs), &status);
-    cr_assert_eq(status, 200, "status %ld: %s", status, json_dumps(j, JSON_COMPACT));
-    return j;
-}
 
 static bool warns(const json_t *reply, const char *needle)
 {
@@ -96,7 +87,7 @@ Test(pipeline_api, accelerators_per_node_sweep_crosses_where_the_cpu_runs_out)
      * the accelerator (Compute) to Transformation between n_max and n_max + 1. */
     json_t *in = resnet_a100();
     json_object_update_new(in, json_pack("{s:s,s:s}", "cpu_throughput", "50 GB/s", "storage_bandwidth", "64 GB/s"));
-    json_t *one = solve_ok(json_deep_copy(in));
+    json_t *one = solve_inputs_ok("pipeline", json_deep_copy(in));
     double t_acc = result_num(one, "accelerator_step_time") / 1e3;
     double n_max = result_num(one, "accelerators_per_node_max");
     cr_assert_eq(n_max, floor(t_acc / (128e6 / 50e9)), "T_acc %.17g s", t_acc);
@@ -117,7 +108,7 @@ Test(pipeline_api, accelerators_per_node_sweep_crosses_where_storage_runs_out)
      * runs out first, n_max = floor(T_acc / 4 ms) (= 3): Compute -> Storage. */
     json_t *in = resnet_a100();
     json_object_update_new(in, json_pack("{s:s,s:s}", "cpu_throughput", "200 GB/s", "storage_bandwidth", "32 GB/s"));
-    json_t *one = solve_ok(json_deep_copy(in));
+    json_t *one = solve_inputs_ok("pipeline", json_deep_copy(in));
     double t_acc = result_num(one, "accelerator_step_time") / 1e3;
     cr_assert_eq(result_num(one, "accelerators_per_node_max"), floor(t_acc / 4e-3));
     cr_assert_eq(result_num(one, "accelerators_per_node_max"), 3.0);
@@ -138,7 +129,7 @@ Test(pipeline_api, cache_fraction_sweep_crosses_at_cache_fraction_needed)
      * 128e6 / 7e9 = 18.29 ms; fully cached 2 ms. Hand: x = (N/S - T_acc) / (N/S - N/C). */
     json_t *in = json_pack("{s:s,s:s,s:i,s:s,s:s}", "model", "ResNet50", "hardware", "H100", "batch_size", 256,
                            "sample_size_bytes", "500 KB", "cpu_throughput", "1 TB/s");
-    json_t *one = solve_ok(json_deep_copy(in));
+    json_t *one = solve_inputs_ok("pipeline", json_deep_copy(in));
     double t_acc = result_num(one, "accelerator_step_time") / 1e3;
     double x = result_num(one, "cache_fraction_needed");
     cr_assert_eq(result_num(one, "cache_bandwidth"), 64.0);
@@ -174,7 +165,7 @@ Test(pipeline_api, cpu_workers_sweep_for_a_node_crosses_at_workers_needed)
     json_t *in = resnet_a100();
     json_object_update_new(in, json_pack("{s:i,s:i,s:s}", "accelerators_per_node", 4, "cpu_workers", 1,
                                          "storage_bandwidth", "1 TB/s"));
-    json_t *one = solve_ok(json_deep_copy(in));
+    json_t *one = solve_inputs_ok("pipeline", json_deep_copy(in));
     double t_acc = result_num(one, "accelerator_step_time") / 1e3;
     double w = result_num(one, "workers_needed");
     cr_assert_eq(w, ceil(4 * 128e6 / t_acc / 250e6), "T_acc %.17g s", t_acc);
@@ -196,7 +187,7 @@ Test(pipeline_api, node_outputs_per_node_and_per_accelerator)
     json_t *in = resnet_a100();
     json_object_update_new(in, json_pack("{s:s,s:s,s:i}", "cpu_throughput", "50 GB/s", "storage_bandwidth", "64 GB/s",
                                          "accelerators_per_node", 8));
-    json_t *r = solve_ok(in);
+    json_t *r = solve_inputs_ok("pipeline", in);
     double t_acc = result_num(r, "accelerator_step_time");
     cr_expect_str_eq(result_str(r, "binding_stage"), "Transformation");
     cr_expect(fabs(result_num(r, "transform_time") - 20.48) <= 1e-12);
@@ -246,7 +237,7 @@ Test(pipeline_api, no_new_inputs_no_new_warnings)
     /* The tutorial's one-call question answers as before: no warning from the new outputs. */
     json_t *in = resnet_a100();
     json_object_set_new(in, "cpu_throughput", json_string("2 GB/s"));
-    json_t *r = solve_ok(in);
+    json_t *r = solve_inputs_ok("pipeline", in);
     cr_expect_eq(json_array_size(json_object_get(r, "warnings")), 0);
     cr_expect_eq(result_num(r, "cache_fraction_needed"), 0.0);
     cr_expect(json_is_null(json_object_get(json_object_get(r, "result"), "epoch_time")));

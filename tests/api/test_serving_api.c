@@ -1,5 +1,5 @@
 /* test_serving_api.c - "how many replicas for this traffic" as one sweep
- * (issue 12, docs/tutorials/sizing-an-llm-service.md) through the real
+ * (docs/tutorials/sizing-an-llm-service.md) through the real
  * daemon: a /sweep of serving_capacity over qps reports required_replicas's
  * crossovers ("transitions") exactly where calling /solve one point at a time
  * changes required_replicas, and where solvers.md §10 puts them by hand:
@@ -51,19 +51,6 @@ static json_t *scenario(json_t *extra)
         json_decref(extra);
     }
     return in;
-}
-
-static json_t *solve(json_t *inputs, long *status)
-{
-    return api_post_doc("/solve", json_pack("{s:s,s:o}", "solver", "serving_capacity", "inputs", inputs), status);
-}
-
-static json_t *solve_ok(json_t *inputs)
-{
-    long status;
-    json_t *j = solve(inputs, &status);
-    cr_assert_eq(status, 200, "status %ld: %s", status, json_dumps(j, JSON_COMPACT));
-    return j;
 }
 
 /* A sweep of serving_capacity over qps (the values of `axis`, stolen) reporting
@@ -124,7 +111,7 @@ static void transitions_one_by_one(const json_t *doc, json_t *base_inputs, char 
         double q = json_number_value(json_array_get(row, 0));
         json_t *in = json_deep_copy(base_inputs);
         json_object_set_new(in, "qps", json_real(q));
-        json_t *one = solve_ok(in);
+        json_t *one = solve_inputs_ok("serving_capacity", in);
         double r = result_num(one, "required_replicas");
         json_decref(one);
         cr_assert_eq(r, json_number_value(json_array_get(row, 1)), "qps %.17g: /solve %g, the sweep's row %g", q, r,
@@ -168,7 +155,7 @@ Test(serving_api, qps_sweep_steps_up_replicas_at_each_multiple_of_one_replicas_c
     cr_assert_eq(active, 32.0, "the B200 holds 202 such requests at fp8; the batch cap of 32 binds");
     /* A target no finite queue misses: only stability (qps < r q1) counts. */
     json_t *base = scenario(json_pack("{s:f}", "target_p99_latency_ms", 1e9));
-    json_t *one = solve_ok(scenario(json_pack("{s:f,s:i}", "target_p99_latency_ms", 1e9, "qps", 1)));
+    json_t *one = solve_inputs_ok("serving_capacity", scenario(json_pack("{s:f,s:i}", "target_p99_latency_ms", 1e9, "qps", 1)));
     cr_assert(close_enough(result_num(one, "per_replica_qps_capacity"), q1), "q1 %.17g by hand, %.17g served", q1,
               result_num(one, "per_replica_qps_capacity"));
     cr_assert_eq(result_num(one, "active_batch_size"), active);
@@ -210,7 +197,7 @@ Test(serving_api, one_replica_stops_sufficing_where_its_mm1_wait_uses_up_the_hea
     double active;
     double q1 = per_replica_qps(&active);
     double base_ms = base_latency_ms(active);
-    json_t *one = solve_ok(scenario(json_pack("{s:f,s:i}", "target_p99_latency_ms", 1e9, "qps", 1)));
+    json_t *one = solve_inputs_ok("serving_capacity", scenario(json_pack("{s:f,s:i}", "target_p99_latency_ms", 1e9, "qps", 1)));
     cr_assert(close_enough(result_num(one, "base_request_latency"), base_ms), "base %.17g ms by hand, %.17g served",
               base_ms, result_num(one, "base_request_latency"));
     json_decref(one);

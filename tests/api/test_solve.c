@@ -72,23 +72,10 @@ static void assert_same(const resp *a, const resp *b, const char *what)
     free(sb);
 }
 
-/* An RFC 9457 problem: content type, every member, the request id header. */
-static void assert_problem(const resp *r, long status, const char *field, const char *detail_has)
+/* An RFC 9457 problem (the harness's check_problem on this file's reply). */
+static void expect_resp_problem(const resp *r, long status, const char *field, const char *detail_has)
 {
-    cr_assert_eq(r->status, status, "status %ld, want %ld: %s", r->status, status,
-                 r->j ? str_at(r->j, "detail") : "(no JSON)");
-    cr_assert(!strncmp(r->content_type, "application/problem+json", 24), "content type %s", r->content_type);
-    cr_assert_not_null(r->j, "problem body is not JSON");
-    cr_assert(!strncmp(str_at(r->j, "type"), "https://", 8), "type %s is not a URI", str_at(r->j, "type"));
-    cr_assert(json_is_string(json_object_get(r->j, "title")));
-    cr_assert_eq(json_integer_value(json_object_get(r->j, "status")), status);
-    const char *detail = str_at(r->j, "detail");
-    if (detail_has)
-        cr_assert(strstr(detail, detail_has), "detail '%s' lacks '%s'", detail, detail_has);
-    if (field)
-        cr_assert_str_eq(str_at(r->j, "field"), field, "field of '%s'", detail);
-    cr_assert(r->request_id[0], "no X-Request-ID header");
-    cr_assert_str_eq(str_at(r->j, "request_id"), r->request_id);
+    check_problem(r->status, r->content_type, r->j, r->request_id, status, field, detail_has);
 }
 
 static void done(resp *r) { json_decref(r->j); }
@@ -368,11 +355,11 @@ Test(solve, custom_entries_without_base)
     /* a custom entry must carry the required fields of its kind, and the error says which */
     resp e = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\","
                   "\"hardware\":{\"key\":\"MyChip\",\"memory\":{\"capacity\":\"16 GB\",\"bandwidth\":\"1 TB/s\"}}}}");
-    assert_problem(&e, 400, "inputs.hardware.compute.peak_flops", "peak_flops");
+    expect_resp_problem(&e, 400, "inputs.hardware.compute.peak_flops", "peak_flops");
     done(&e);
     /* an override of an unknown base is an unknown id */
     resp u = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":{\"base\":\"A10\"}}}");
-    assert_problem(&u, 404, NULL, "A100");
+    expect_resp_problem(&u, 404, NULL, "A100");
     done(&u);
 }
 
@@ -398,10 +385,10 @@ Test(solve, dotted_query_override)
     /* a field given twice is an error, not a silent pick */
     resp twice = get("/solve/single_node?model=ResNet50&model.inference_flops=1%20GFLOP&model.inference_flops=2%20GFLOP"
                      "&hardware=A100");
-    assert_problem(&twice, 400, "inputs.model.inference_flops", "twice");
+    expect_resp_problem(&twice, 400, "inputs.model.inference_flops", "twice");
     /* only catalog entries take dotted fields */
     resp bad = get("/solve/single_node?model=ResNet50&hardware=A100&batch_size.x=1");
-    assert_problem(&bad, 400, "inputs.batch_size.x", NULL);
+    expect_resp_problem(&bad, 400, "inputs.batch_size.x", NULL);
     done(&g);
     done(&g2);
     done(&p);
@@ -565,9 +552,9 @@ Test(solve, nonfinite_is_null_with_a_warning)
 Test(solve_errors, unknown_solver)
 {
     resp p = post("{\"solver\":\"roofline_v2\",\"inputs\":{}}");
-    assert_problem(&p, 404, "solver", "single_node"); /* lists the solvers there are */
+    expect_resp_problem(&p, 404, "solver", "single_node"); /* lists the solvers there are */
     resp g = get("/solve/nope?model=ResNet50");
-    assert_problem(&g, 404, NULL, "nope");
+    expect_resp_problem(&g, 404, NULL, "nope");
     done(&p);
     done(&g);
 }
@@ -575,10 +562,10 @@ Test(solve_errors, unknown_solver)
 Test(solve_errors, unknown_hardware_suggests_nearest)
 {
     resp p = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A10\"}}");
-    assert_problem(&p, 404, "inputs.hardware", "A100");
+    expect_resp_problem(&p, 404, "inputs.hardware", "A100");
     cr_assert(strstr(str_at(p.j, "detail"), "'A10'"), "%s", str_at(p.j, "detail"));
     resp g = get("/solve/single_node?model=ResNet50&hardware=A10");
-    assert_problem(&g, 404, "inputs.hardware", "A100");
+    expect_resp_problem(&g, 404, "inputs.hardware", "A100");
     done(&p);
     done(&g);
 }
@@ -586,10 +573,10 @@ Test(solve_errors, unknown_hardware_suggests_nearest)
 Test(solve_errors, unknown_model)
 {
     resp p = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet51\",\"hardware\":\"A100\"}}");
-    assert_problem(&p, 404, "inputs.model", "ResNet50");
+    expect_resp_problem(&p, 404, "inputs.model", "ResNet50");
     /* a model id is not a hardware id */
     resp x = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"A100\",\"hardware\":\"A100\"}}");
-    assert_problem(&x, 404, "inputs.model", NULL);
+    expect_resp_problem(&x, 404, "inputs.model", NULL);
     done(&p);
     done(&x);
 }
@@ -598,12 +585,12 @@ Test(solve_errors, unknown_input_is_named)
 {
     resp p = post(
         "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batchsize\":256}}");
-    assert_problem(&p, 400, "inputs.batchsize", "'batchsize'");
+    expect_resp_problem(&p, 400, "inputs.batchsize", "'batchsize'");
     resp g = get("/solve/single_node?model=ResNet50&hardware=A100&batchsize=256");
-    assert_problem(&g, 400, "inputs.batchsize", "'batchsize'");
+    expect_resp_problem(&g, 400, "inputs.batchsize", "'batchsize'");
     /* and an unknown top-level member of the body */
     resp t = post("{\"solver\":\"single_node\",\"input\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"}}");
-    assert_problem(&t, 400, "input", "'input'");
+    expect_resp_problem(&t, 400, "input", "'input'");
     done(&p);
     done(&g);
     done(&t);
@@ -613,15 +600,15 @@ Test(solve_errors, wrong_dimension_says_what_was_expected)
 {
     resp p = post("{\"solver\":\"transformation\",\"inputs\":{\"batch_size\":256,\"sample_size_bytes\":\"500 KB\","
                   "\"cpu_throughput\":\"5 ms\",\"accelerator_step_time\":\"7 ms\"}}");
-    assert_problem(&p, 400, "inputs.cpu_throughput", "data rate");
+    expect_resp_problem(&p, 400, "inputs.cpu_throughput", "data rate");
     cr_assert(strstr(str_at(p.j, "detail"), "5 ms"), "%s", str_at(p.j, "detail"));
     resp u =
         post("{\"solver\":\"transformation\",\"inputs\":{\"batch_size\":256,\"sample_size_bytes\":\"500 furlongs\","
              "\"cpu_throughput\":\"2 GB/s\",\"accelerator_step_time\":\"7 ms\"}}");
-    assert_problem(&u, 400, "inputs.sample_size_bytes", "furlongs");
+    expect_resp_problem(&u, 400, "inputs.sample_size_bytes", "furlongs");
     resp t = post("{\"solver\":\"transformation\",\"inputs\":{\"batch_size\":256,\"sample_size_bytes\":true,"
                   "\"cpu_throughput\":\"2 GB/s\",\"accelerator_step_time\":\"7 ms\"}}");
-    assert_problem(&t, 400, "inputs.sample_size_bytes", NULL);
+    expect_resp_problem(&t, 400, "inputs.sample_size_bytes", NULL);
     done(&p);
     done(&u);
     done(&t);
@@ -632,7 +619,7 @@ Test(solve_errors, bad_precision_with_mlsysims_message)
     resp p = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"precision\":"
                   "\"fp64\"}}");
     /* resolve_precision's ValueError (reference/solvers.md) */
-    assert_problem(
+    expect_resp_problem(
         &p, 400, "inputs.precision",
         "precision 'fp64' is not supported. Supported precision values: bf16, fp16, fp32, fp8, int4, int8, tf32");
     /* case-insensitive when valid */
@@ -648,15 +635,15 @@ Test(solve_errors, efficiency_out_of_range_with_mlsysims_message)
 {
     resp p = post(
         "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"efficiency\":1.5}}");
-    assert_problem(&p, 400, "inputs.efficiency", "efficiency must be in [1e-09, 1.0], got 1.5");
+    expect_resp_problem(&p, 400, "inputs.efficiency", "efficiency must be in [1e-09, 1.0], got 1.5");
     resp z = post(
         "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"efficiency\":0.0}}");
-    assert_problem(&z, 400, "inputs.efficiency", "efficiency must be in [1e-09, 1.0], got 0.0");
+    expect_resp_problem(&z, 400, "inputs.efficiency", "efficiency must be in [1e-09, 1.0], got 0.0");
     resp i = get("/solve/single_node?model=ResNet50&hardware=A100&efficiency=2");
-    assert_problem(&i, 400, "inputs.efficiency", "efficiency must be in [1e-09, 1.0], got 2");
+    expect_resp_problem(&i, 400, "inputs.efficiency", "efficiency must be in [1e-09, 1.0], got 2");
     resp b =
         post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":0}}");
-    assert_problem(&b, 400, "inputs.batch_size", "batch_size must be >= 1, got 0");
+    expect_resp_problem(&b, 400, "inputs.batch_size", "batch_size must be >= 1, got 0");
     done(&p);
     done(&z);
     done(&i);
@@ -667,9 +654,9 @@ Test(solve_errors, fractional_batch_size)
 {
     resp p = post(
         "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":2.5}}");
-    assert_problem(&p, 400, "inputs.batch_size", "2.5");
+    expect_resp_problem(&p, 400, "inputs.batch_size", "2.5");
     resp g = get("/solve/single_node?model=ResNet50&hardware=A100&batch_size=2.5");
-    assert_problem(&g, 400, "inputs.batch_size", "2.5");
+    expect_resp_problem(&g, 400, "inputs.batch_size", "2.5");
     /* 256.0 is a whole number */
     resp w = post(
         "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256.0}}");
@@ -683,14 +670,14 @@ Test(solve_errors, fractional_batch_size)
 Test(solve_errors, missing_required_input)
 {
     resp p = post("{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\"}}");
-    assert_problem(&p, 400, "inputs.hardware", "hardware");
+    expect_resp_problem(&p, 400, "inputs.hardware", "hardware");
     resp n = post("{\"solver\":\"single_node\"}");
-    assert_problem(&n, 400, "inputs.model", "model");
+    expect_resp_problem(&n, 400, "inputs.model", "model");
     resp t = post(
         "{\"solver\":\"transformation\",\"inputs\":{\"batch_size\":1,\"sample_size_bytes\":1,\"cpu_throughput\":1}}");
-    assert_problem(&t, 400, "inputs.accelerator_step_time", "time"); /* says what kind of value it wants */
+    expect_resp_problem(&t, 400, "inputs.accelerator_step_time", "time"); /* says what kind of value it wants */
     resp s = post("{\"inputs\":{}}");
-    assert_problem(&s, 400, "solver", NULL);
+    expect_resp_problem(&s, 400, "solver", NULL);
     done(&p);
     done(&n);
     done(&t);
@@ -701,9 +688,9 @@ Test(solve_errors, unknown_catalog_edition)
 {
     resp p = post(
         "{\"solver\":\"single_node\",\"catalog\":\"2019\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"}}");
-    assert_problem(&p, 400, "catalog", "tutorial"); /* names the editions there are */
+    expect_resp_problem(&p, 400, "catalog", "tutorial"); /* names the editions there are */
     resp g = get("/solve/single_node?model=ResNet50&hardware=A100&catalog=2019");
-    assert_problem(&g, 400, "catalog", "2019");
+    expect_resp_problem(&g, 400, "catalog", "2019");
     done(&p);
     done(&g);
 }
@@ -711,13 +698,13 @@ Test(solve_errors, unknown_catalog_edition)
 Test(solve_errors, invalid_json)
 {
     resp p = post("{\"solver\":\"single_node\",");
-    assert_problem(&p, 400, NULL, "JSON");
+    expect_resp_problem(&p, 400, NULL, "JSON");
     resp a = post("[1,2]");
-    assert_problem(&a, 400, NULL, "object");
+    expect_resp_problem(&a, 400, NULL, "object");
     resp e = post("");
-    assert_problem(&e, 400, NULL, NULL);
+    expect_resp_problem(&e, 400, NULL, NULL);
     resp i = post("{\"solver\":\"single_node\",\"inputs\":[1]}");
-    assert_problem(&i, 400, "inputs", NULL);
+    expect_resp_problem(&i, 400, "inputs", NULL);
     done(&p);
     done(&a);
     done(&e);
@@ -729,7 +716,7 @@ Test(solve_errors, wrong_content_type_is_415)
     static const char *const text[] = {"Content-Type: text/plain", NULL};
     resp p = call("POST", "/solve", text,
                   "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"}}");
-    assert_problem(&p, 415, NULL, "application/json");
+    expect_resp_problem(&p, 415, NULL, "application/json");
     static const char *const utf8[] = {"Content-Type: application/json; charset=utf-8", NULL};
     resp q = call("POST", "/solve", utf8,
                   "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"}}");
@@ -741,14 +728,14 @@ Test(solve_errors, wrong_content_type_is_415)
 Test(solve_errors, wrong_method_is_405_with_allow)
 {
     resp g = get("/solve");
-    assert_problem(&g, 405, NULL, NULL);
+    expect_resp_problem(&g, 405, NULL, NULL);
     cr_assert(g.has_allow && strstr(g.allow, "POST"), "Allow: %s", g.allow);
     resp p = call("POST", "/solve/single_node", JSON_HDR, "{}");
-    assert_problem(&p, 405, NULL, "/solve/single_node");
+    expect_resp_problem(&p, 405, NULL, "/solve/single_node");
     cr_assert(p.has_allow && strstr(p.allow, "GET"), "Allow: %s", p.allow);
     cr_assert(!strstr(p.allow, "POST"), "Allow: %s", p.allow);
     resp d = call("DELETE", "/solve", NULL, NULL);
-    assert_problem(&d, 405, NULL, NULL);
+    expect_resp_problem(&d, 405, NULL, NULL);
     cr_assert(d.has_allow && strstr(d.allow, "POST"));
     done(&g);
     done(&p);
@@ -758,9 +745,9 @@ Test(solve_errors, wrong_method_is_405_with_allow)
 Test(solve_errors, unknown_route_is_404)
 {
     resp r = get("/solvez");
-    assert_problem(&r, 404, NULL, "/solvez");
+    expect_resp_problem(&r, 404, NULL, "/solvez");
     resp s = get("/solve/single_node/extra");
-    assert_problem(&s, 404, NULL, NULL);
+    expect_resp_problem(&s, 404, NULL, NULL);
     done(&r);
     done(&s);
 }
@@ -769,7 +756,7 @@ Test(solve_errors, request_id_is_echoed)
 {
     static const char *const h[] = {"X-Request-ID: parity-check-42", NULL};
     resp r = call("GET", "/solve/nope", h, NULL);
-    assert_problem(&r, 404, NULL, NULL);
+    expect_resp_problem(&r, 404, NULL, NULL);
     cr_assert_str_eq(r.request_id, "parity-check-42");
     done(&r);
 }

@@ -15,14 +15,6 @@
 
 #include "harness.h"
 
-static json_t *solve_ok(const char *body)
-{
-    long st;
-    json_t *doc = api_post("/solve", body, &st);
-    cr_assert_eq(st, 200, "%s: %s", body, json_string_value(json_object_get(doc, "detail")));
-    return doc;
-}
-
 static const char *str(const json_t *o, const char *name)
 {
     const char *s = json_string_value(json_object_get(o, name));

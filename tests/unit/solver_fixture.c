@@ -3,6 +3,7 @@
 #include "solver_fixture.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "server/inputs.h"
@@ -87,6 +88,21 @@ void set_list(const char *name, const input_item *items, int n)
     input_value *x = slot(name);
     x->items = items;
     x->n_items = n;
+}
+
+model_t mk_model(workload_kind kind, double params, double flops, int layers)
+{
+    model_t m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.key, sizeof m.key, "%s", workload_kind_name(kind));
+    snprintf(m.name, sizeof m.name, "%s", workload_kind_name(kind));
+    m.kind = kind;
+    m.parameters = params;
+    m.inference_flops = flops;
+    m.model_size = NAN;
+    m.active_parameters = NAN;
+    m.layers = layers;
+    return m;
 }
 
 /* ---- solving ----------------------------------------------------------------- */

@@ -10,8 +10,8 @@
  * then run(), as server/inputs.c and the handlers do) or solve_ok() /
  * solve_fails(), and reads the outputs by name. The records a test passes
  * by reference (hw_node, model_t, fleet_t, ...) are the test's: they must
- * outlive the solve() that reads them. The builders of those records stay
- * in each test file.
+ * outlive the solve() that reads them. mk_model() builds a model record;
+ * the builders of the other records stay in each test file.
  *
  * State: the one call in progress lives in the globals below, which tests
  * may read (OUT.warnings, OUT.rows, ERR.detail) and poke through slot().
@@ -65,6 +65,12 @@ void set_hw(const char *name, const hw_node *h);
 void set_model(const char *name, const model_t *m);
 /* A list of n items (an item's ref NULL: an unknown id kept by the solver). */
 void set_list(const char *name, const input_item *items, int n);
+
+/* A model record by hand: key and name are the kind's name (workload_kind_name),
+ * then the parameters, the inference FLOPs per sample (NAN: not given) and the
+ * layers (0: not given); model_size and active_parameters not given (NAN),
+ * every other field zero. */
+model_t mk_model(workload_kind kind, double params, double flops, int layers);
 
 /* ---- solving ----------------------------------------------------------------- */
 

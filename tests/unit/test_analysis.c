@@ -47,28 +47,13 @@ static void add_precision(hw_node *h, const char *key, double flops)
     p->flops = flops;
 }
 
-static model_t mk_model(workload_kind kind, double params, double flops)
-{
-    model_t m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.key, sizeof m.key, "Toy%s", workload_kind_name(kind));
-    snprintf(m.name, sizeof m.name, "Toy%s", workload_kind_name(kind));
-    m.kind = kind;
-    m.parameters = params;
-    m.inference_flops = flops;
-    m.model_size = NAN;
-    m.active_parameters = NAN;
-    m.layers = 1;
-    return m;
-}
-
 /* An LLM-like model: 1 B parameters, 2 GFLOP per token. At FP32 its 4e9 B of
  * weights take 4 ms at 1 TB/s, its ops 0.02 ms at 100 TFLOP/s: memory-bound. */
-static model_t llm(void) { return mk_model(WL_TRANSFORMER, 1e9, 2e9); }
+static model_t llm(void) { return mk_model(WL_TRANSFORMER, 1e9, 2e9, 1); }
 
 /* A CNN-like model: 1 M parameters, 1 TFLOP. At FP32, 4e6 B take 0.004 ms,
  * 1e12 flop take 10 ms: compute-bound. */
-static model_t heavy_cnn(void) { return mk_model(WL_CNN, 1e6, 1e12); }
+static model_t heavy_cnn(void) { return mk_model(WL_CNN, 1e6, 1e12, 1); }
 
 /* ======================================================================== */
 /* compression                                                              */
@@ -162,21 +147,21 @@ Test(compression, regime_edges_of_calc_bottleneck)
     add_precision(&h, "int8", 3e14);
     /* No ops (a bare model_size workload lowers to 0 flop): memory-bound, the
      * speed-up is the ratio; the size is model_size whatever the width. */
-    model_t sized = mk_model(WL_GENERIC, NAN, NAN);
+    model_t sized = mk_model(WL_GENERIC, NAN, NAN, 1);
     sized.model_size = 1e9;
     compress(&sized, &h, "quantization", 8, 0, "unstructured");
     expect_num("original_size", 1e9);
     expect_num("compressed_size", 2.5e8);
     expect_num("inference_speedup", 4.0);
     /* No weight bytes but ops: compute-bound, int8 at 3x -> min(3, 4) = 3. */
-    model_t weightless = mk_model(WL_GENERIC, NAN, 1e9);
+    model_t weightless = mk_model(WL_GENERIC, NAN, 1e9, 1);
     weightless.model_size = 0;
     compress(&weightless, &h, "quantization", 8, 0, "unstructured");
     expect_num("inference_speedup", 3.0);
     expect_num("original_size", 0.0);
     /* A tie (t_memory == t_compute) is Compute: 1e6 params x 4 B = 4e6 B take
      * 4 us at 1 TB/s; 4e8 flop take 4 us at 100 TFLOP/s. */
-    model_t tie = mk_model(WL_CNN, 1e6, 4e8);
+    model_t tie = mk_model(WL_CNN, 1e6, 4e8, 1);
     compress(&tie, &h, "quantization", 8, 0, "unstructured");
     expect_num("inference_speedup", 3.0);
 }
@@ -186,7 +171,7 @@ Test(compression, base_workload_size_prefers_model_size)
     /* Workload.size_in_bytes takes model_size when set, even with parameters;
      * the regime still uses the lowered graph (1e8 params x 4 B). */
     hw_node h = mk_hw();
-    model_t m = mk_model(WL_GENERIC, 1e8, NAN);
+    model_t m = mk_model(WL_GENERIC, 1e8, NAN, 1);
     m.model_size = 3e9;
     compress(&m, &h, "quantization", 4, 0, "unstructured");
     expect_num("original_size", 3e9);
@@ -290,7 +275,7 @@ Test(compression, validation_messages)
 Test(compression, records_it_cannot_use)
 {
     hw_node h = mk_hw();
-    model_t empty = mk_model(WL_GENERIC, NAN, NAN);
+    model_t empty = mk_model(WL_GENERIC, NAN, NAN, 1);
     use_solver("compression");
     set_model("model", &empty);
     set_hw("hardware", &h);
@@ -474,7 +459,7 @@ Test(sensitivity, compute_bound_binds_on_flops_at_every_precision)
      * At int8 the listed 200 TFLOP/s is raised too: T_c = 200 ms -> 200 / 1.1. */
     hw_node h = mk_hw();
     add_precision(&h, "int8", 2e14);
-    model_t m = mk_model(WL_TRANSFORMER, 1e9, 2e13);
+    model_t m = mk_model(WL_TRANSFORMER, 1e9, 2e13, 1);
     sensitivity(&m, &h, "fp16", 10);
     expect_num("baseline_latency", 400.01);
     expect_num("sensitivities.peak_flops", (400 / 1.1 + 0.01 - 400.01) / 400.01);
@@ -492,7 +477,7 @@ Test(sensitivity, capacity_binds_when_the_upgrade_makes_it_fit)
      * +10 %: 110 GB still short, bandwidth above the link: all zero, the tie
      * goes to peak_flops. +25 %: 125 GB fits, T_m = 132e9 / 1e12 = 132 ms. */
     hw_node h = mk_hw();
-    model_t m = mk_model(WL_TRANSFORMER, 60e9, 2e9);
+    model_t m = mk_model(WL_TRANSFORMER, 60e9, 2e9, 1);
     sensitivity(&m, &h, "fp16", 10);
     expect_flag("feasible", false);
     expect_num("baseline_latency", 2062.51);
@@ -558,7 +543,7 @@ Test(sensitivity, bad_inputs)
     set_hw("hardware", &h);
     set_int("efficiency", 0);
     solve_fails_with("efficiency", "efficiency must be in [1e-09, 1.0], got 0");
-    model_t empty = mk_model(WL_GENERIC, NAN, NAN);
+    model_t empty = mk_model(WL_GENERIC, NAN, NAN, 1);
     use_solver("sensitivity");
     set_model("model", &empty);
     set_hw("hardware", &h);
@@ -602,7 +587,7 @@ Test(synthesis, base_workload_size_and_ops)
 {
     /* A base Workload with model_size 1e9 and 1e8 parameters: size 1e9 B at any
      * precision; ops 2 x 1e8 (no inference_flops). T = 1 s: 1 GB/s, 4e8 flop/s, ratio 0.4. */
-    model_t m = mk_model(WL_GENERIC, 1e8, NAN);
+    model_t m = mk_model(WL_GENERIC, 1e8, NAN, 1);
     m.model_size = 1e9;
     synthesis(&m, 1.0, "fp32", 0.5);
     expect_num("required_bw", 1.0);
@@ -622,12 +607,12 @@ Test(synthesis, bad_inputs)
     set_num("target_latency", 0.02);
     set_int("efficiency", 0);
     solve_fails_with("efficiency", "float division by zero");
-    model_t empty = mk_model(WL_GENERIC, NAN, NAN);
+    model_t empty = mk_model(WL_GENERIC, NAN, NAN, 1);
     use_solver("synthesis");
     set_model("model", &empty);
     set_num("target_latency", 0.02);
     solve_fails_with("model", "no 'parameters'");
-    model_t weightless = mk_model(WL_GENERIC, NAN, 1e9);
+    model_t weightless = mk_model(WL_GENERIC, NAN, 1e9, 1);
     weightless.model_size = 0;
     use_solver("synthesis");
     set_model("model", &weightless);

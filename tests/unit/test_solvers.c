@@ -55,21 +55,6 @@ static hw_node toy(void)
     return h;
 }
 
-static model_t mk_model(workload_kind kind, double params, double flops, int layers)
-{
-    model_t m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.key, sizeof m.key, "%s", workload_kind_name(kind));
-    snprintf(m.name, sizeof m.name, "%s", workload_kind_name(kind));
-    m.kind = kind;
-    m.parameters = params;
-    m.inference_flops = flops;
-    m.model_size = NAN;
-    m.active_parameters = NAN;
-    m.layers = layers;
-    return m;
-}
-
 /* The compute-bound CNN of several tests: 10 M parameters, 10 GFLOP, 10 layers. */
 static model_t cnn10(void) { return mk_model(WL_CNN, 1e7, 1e10, 10); }
 
@@ -1341,7 +1326,7 @@ Test(pipeline, workers_needed_with_tiny_per_worker_rate_terminates, .timeout = 1
     expect_num("workers_needed", ceil(8e6 / PIPE_T_ACC / 1e-8));
 }
 
-/* ---- pipeline: cache, node, stall breakdown, dataset (issue 20) ------------------ */
+/* ---- pipeline: cache, node, stall breakdown, dataset (docs/pipeline.md) ----------- */
 
 /* Pipe at batch 8 with 1 MB samples: 8e6 B per accelerator batch, T_acc 8.01 ms. */
 static void use_pipe_cache(const hw_node *h, const model_t *m, double cpu, double storage, double cache_bw, double x)

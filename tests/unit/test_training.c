@@ -62,19 +62,6 @@ static fleet_t fleet_of(int count)
     return f;
 }
 
-static model_t mk_model(workload_kind kind, double params)
-{
-    model_t m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "%s", workload_kind_name(kind));
-    m.kind = kind;
-    m.parameters = params;
-    m.inference_flops = NAN;
-    m.model_size = NAN;
-    m.active_parameters = NAN;
-    return m;
-}
-
 /* A base Workload of 1e9 parameters doing 2 GFLOP per sample: no layers
  * (1 for the layer tax and TP), no hidden_dim (4096), footprint 3 x W in
  * training. Its local training step on Acc at efficiency 0.5, batch B:
@@ -82,7 +69,7 @@ static model_t mk_model(workload_kind kind, double params)
  * 2e-4 + 2e-5 B s; layer tax 3 x 0.01 ms. */
 static model_t generic1b(void)
 {
-    model_t m = mk_model(WL_GENERIC, 1e9);
+    model_t m = mk_model(WL_GENERIC, 1e9, NAN, 0);
     m.inference_flops = 2e9;
     return m;
 }
@@ -90,7 +77,7 @@ static model_t generic1b(void)
 /* A transformer of 1.2e9 parameters, 12 layers, hidden 1024, 16 heads. */
 static model_t transformer(void)
 {
-    model_t m = mk_model(WL_TRANSFORMER, 1.2e9);
+    model_t m = mk_model(WL_TRANSFORMER, 1.2e9, NAN, 0);
     m.layers = 12;
     m.hidden_dim = 1024;
     m.heads = 16;
@@ -249,20 +236,20 @@ Test(training_memory, models_without_its_attributes_fail_as_in_python)
      * diffusion model no layers, a size-only Workload no parameters. */
     training_memory_base();
     set_num("batch_size", 8);
-    M = mk_model(WL_CNN, 25.6e6);
+    M = mk_model(WL_CNN, 25.6e6, NAN, 0);
     M.layers = 50;
     solve_fails("model", "AttributeError: 'CNNWorkload' object has no attribute 'hidden_dim' (model 'CNNWorkload')");
     M.layers = 0;
     solve_fails_with("model", "TypeError: unsupported operand type(s) for /: 'NoneType' and 'int'");
-    M = mk_model(WL_DIFFUSION, 1e9);
+    M = mk_model(WL_DIFFUSION, 1e9, NAN, 0);
     solve_fails_with("model", "AttributeError: 'DiffusionWorkload' object has no attribute 'layers'");
-    M = mk_model(WL_GENERIC, 1e9);
+    M = mk_model(WL_GENERIC, 1e9, NAN, 0);
     solve_fails_with("model", "AttributeError: 'Workload' object has no attribute 'layers'");
-    M = mk_model(WL_GENERIC, NAN);
+    M = mk_model(WL_GENERIC, NAN, NAN, 0);
     M.model_size = 1e11;
     solve_fails_with("model", "AttributeError: 'NoneType' object has no attribute 'to'");
     /* An SSM has layers and hidden_dim: it is sized (selective needs no heads). */
-    M = mk_model(WL_SSM, 1.3e8);
+    M = mk_model(WL_SSM, 1.3e8, NAN, 0);
     M.layers = 24;
     M.hidden_dim = 768;
     solve_ok();
@@ -284,7 +271,7 @@ Test(training_memory, errors)
     M.heads = 0;
     set_enum("activation_checkpointing", "none");
     cr_expect_neq(solve(), 0, "strategy none needs the head count");
-    M = mk_model(WL_TRANSFORMER, NAN);
+    M = mk_model(WL_TRANSFORMER, NAN, NAN, 0);
     cr_expect_neq(solve(), 0, "a model without parameters");
 }
 
@@ -298,7 +285,7 @@ Test(checkpoint, adam_parallel_writers_capped_by_filesystem)
     HW = acc();
     HW.has_storage = true;
     HW.storage_bandwidth = 2e9;
-    M = mk_model(WL_TRANSFORMER, 1e9);
+    M = mk_model(WL_TRANSFORMER, 1e9, NAN, 0);
     use_solver("checkpoint");
     set_ref("hardware", REC_HARDWARE, &HW);
     set_ref("model", REC_MODEL, &M);
@@ -318,7 +305,7 @@ Test(checkpoint, other_optimizers_no_storage_zero_interval)
     /* adamw is sized as SGD: 1e11 x 4 B at the 1 GB/s fallback = 400 s > 60 s;
      * an interval of 0 makes the penalty 1. */
     HW = acc();
-    M = mk_model(WL_TRANSFORMER, 1e11);
+    M = mk_model(WL_TRANSFORMER, 1e11, NAN, 0);
     use_solver("checkpoint");
     set_ref("hardware", REC_HARDWARE, &HW);
     set_ref("model", REC_MODEL, &M);
@@ -344,7 +331,7 @@ Test(checkpoint, writers_and_limit_unbounded_as_mlsysim)
     HW = acc();
     HW.has_storage = true;
     HW.storage_bandwidth = 2e9;
-    M = mk_model(WL_TRANSFORMER, 1e9);
+    M = mk_model(WL_TRANSFORMER, 1e9, NAN, 0);
     use_solver("checkpoint");
     set_ref("hardware", REC_HARDWARE, &HW);
     set_ref("model", REC_MODEL, &M);
@@ -455,7 +442,7 @@ static fleet_t FLEET;
 static void network_roofline_base(void)
 {
     FLEET = fleet_of(4); /* 32 Acc: 3.2 PFLOP/s; 5 GB/s bisection */
-    M = mk_model(WL_TRANSFORMER, 1e9);
+    M = mk_model(WL_TRANSFORMER, 1e9, NAN, 0);
     use_solver("network_roofline");
     set_ref("fleet", REC_CLUSTER, &FLEET);
     set_ref("model", REC_MODEL, &M);
@@ -525,7 +512,7 @@ Test(network_roofline, respelled_precision_misses_the_table)
 Test(network_roofline, needs_a_parameter_count)
 {
     network_roofline_base();
-    M = mk_model(WL_GENERIC, NAN);
+    M = mk_model(WL_GENERIC, NAN, NAN, 0);
     M.model_size = 1e9;
     solve_fails("model", "NetworkRooflineModel requires a workload with a parameter count.");
 }
@@ -536,7 +523,7 @@ Test(network_roofline, needs_a_parameter_count)
 
 static void moe_base(void)
 {
-    M = mk_model(WL_SPARSE_TRANSFORMER, 8e9);
+    M = mk_model(WL_SPARSE_TRANSFORMER, 8e9, NAN, 0);
     M.active_parameters = 2e9;
     M.experts = 8;
     M.active_experts_per_token = 2;

@@ -16,23 +16,11 @@
 #include "core/model.h"
 #include "core/solver.h"
 #include "core/workload.h"
-
-static model_t mk(workload_kind kind, double params, double flops)
-{
-    model_t m;
-    memset(&m, 0, sizeof m);
-    snprintf(m.name, sizeof m.name, "%s", workload_kind_name(kind));
-    m.kind = kind;
-    m.parameters = params;
-    m.inference_flops = flops;
-    m.model_size = NAN;
-    m.active_parameters = NAN;
-    return m;
-}
+#include "solver_fixture.h"
 
 static model_t ref_tx(void)
 {
-    model_t m = mk(WL_TRANSFORMER, 1e9, NAN);
+    model_t m = mk_model(WL_TRANSFORMER, 1e9, NAN, 0);
     m.layers = 2;
     m.hidden_dim = 1024;
     m.heads = 8;
@@ -70,7 +58,7 @@ Test(workload, moe_uses_active_params_for_ops_and_total_for_weights)
 {
     /* Mixtral-like: 46.7 B total, 12.9 B active. ops = 2 x 12.9e9 = 2.58e10;
      * weights = 46.7e9 x 2 B = 9.34e10 B. */
-    model_t m = mk(WL_SPARSE_TRANSFORMER, 46.7e9, NAN);
+    model_t m = mk_model(WL_SPARSE_TRANSFORMER, 46.7e9, NAN, 0);
     m.active_parameters = 12.9e9;
     m.layers = 32;
     lowered_graph g = lower_ok(&m, 2);
@@ -85,7 +73,7 @@ Test(workload, moe_uses_active_params_for_ops_and_total_for_weights)
 Test(workload, cnn_uses_inference_flops)
 {
     /* ResNet-50-like: 25.6 M params, 8.2 GFLOP: ops 8.2e9, weights 25.6e6 x 4 B (fp32). */
-    model_t m = mk(WL_CNN, 25.6e6, 8.2e9);
+    model_t m = mk_model(WL_CNN, 25.6e6, 8.2e9, 0);
     lowered_graph g = lower_ok(&m, 4);
     cr_expect_eq(g.total_ops, 8.2e9);
     cr_expect_eq(g.weight_bytes, 25.6e6 * 4);
@@ -93,7 +81,7 @@ Test(workload, cnn_uses_inference_flops)
 
 Test(workload, ssm_like_transformer)
 {
-    model_t m = mk(WL_SSM, 130e6, NAN);
+    model_t m = mk_model(WL_SSM, 130e6, NAN, 0);
     m.layers = 24;
     lowered_graph g = lower_ok(&m, 2);
     cr_expect_eq(g.total_ops, 260e6);
@@ -104,7 +92,7 @@ Test(workload, diffusion_multiplies_by_denoising_steps)
 {
     /* Stable-Diffusion-like: 20 GFLOP per step x 50 steps = 1e12 flop;
      * without inference_flops: 2 x 860e6 x 50 = 8.6e10. Weights 860e6 x 2 B. */
-    model_t m = mk(WL_DIFFUSION, 860e6, 20e9);
+    model_t m = mk_model(WL_DIFFUSION, 860e6, 20e9, 0);
     m.denoising_steps = 50;
     lowered_graph g = lower_ok(&m, 2);
     cr_expect_eq(g.total_ops, 1e12);
@@ -117,7 +105,7 @@ Test(workload, diffusion_multiplies_by_denoising_steps)
 Test(workload, generic_with_parameters)
 {
     /* parameters, no flops: 2N; with flops: flops. */
-    model_t m = mk(WL_GENERIC, 1e4, NAN);
+    model_t m = mk_model(WL_GENERIC, 1e4, NAN, 0);
     lowered_graph g = lower_ok(&m, 4);
     cr_expect_eq(g.total_ops, 2e4);
     cr_expect_eq(g.weight_bytes, 4e4);
@@ -130,7 +118,7 @@ Test(workload, generic_with_model_size_only)
 {
     /* DLRM-like: model_size 100 GB, no parameters: weights = model_size whatever
      * the precision; ops = inference_flops or 0. */
-    model_t m = mk(WL_GENERIC, NAN, NAN);
+    model_t m = mk_model(WL_GENERIC, NAN, NAN, 0);
     m.model_size = 1e11;
     lowered_graph g = lower_ok(&m, 0.5);
     cr_expect_eq(g.weight_bytes, 1e11);
@@ -145,7 +133,7 @@ Test(workload, generic_lower_prefers_parameters_over_model_size)
 {
     /* Workload.lower only looks at model_size when parameters is None:
      * 1e6 params x 2 B = 2e6 B, not the stated 9e9 B. */
-    model_t m = mk(WL_GENERIC, 1e6, NAN);
+    model_t m = mk_model(WL_GENERIC, 1e6, NAN, 0);
     m.model_size = 9e9;
     lowered_graph g = lower_ok(&m, 2);
     cr_expect_eq(g.weight_bytes, 2e6);
@@ -154,7 +142,7 @@ Test(workload, generic_lower_prefers_parameters_over_model_size)
 
 Test(workload, generic_without_parameters_or_size_is_an_error)
 {
-    model_t m = mk(WL_GENERIC, NAN, 1e9);
+    model_t m = mk_model(WL_GENERIC, NAN, 1e9, 0);
     lowered_graph g;
     solver_error e;
     memset(&e, 0, sizeof e);
@@ -169,7 +157,7 @@ Test(workload, generic_without_parameters_or_size_is_an_error)
 
 Test(workload, embodied_lowers_like_base)
 {
-    model_t m = mk(WL_EMBODIED, 7e9, NAN);
+    model_t m = mk_model(WL_EMBODIED, 7e9, NAN, 0);
     m.layers = 32;
     lowered_graph g = lower_ok(&m, 2);
     cr_expect_eq(g.total_ops, 1.4e10);
@@ -180,7 +168,7 @@ Test(workload, embodied_lowers_like_base)
 
 Test(workload, layer_count)
 {
-    model_t m = mk(WL_CNN, 1, 1);
+    model_t m = mk_model(WL_CNN, 1, 1, 0);
     cr_expect_eq(workload_layer_count(&m), 1); /* None -> 1 */
     m.layers = 50;
     cr_expect_eq(workload_layer_count(&m), 50);
@@ -203,7 +191,7 @@ Test(workload, training_memory_only_for_transformer_family)
                  {WL_SSM, false},        {WL_DIFFUSION, false},         {WL_GENERIC, false},
                  {WL_EMBODIED, false}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        model_t m = mk(cases[i].k, 1, 1);
+        model_t m = mk_model(cases[i].k, 1, 1, 0);
         cr_expect_eq(workload_has_training_memory(&m), cases[i].want, "%s", workload_kind_name(cases[i].k));
     }
 }
