@@ -700,6 +700,7 @@ int cat_fill_model(cat_walk *w, void *rec)
     m->denoising_steps = slot_i(w, S_DENOISE);
     m->architecture_flops = slot_q(w, S_ARCH_FLOPS);
     m->activation_elements = slot_q(w, S_ACT_ELEMS);
+    m->architecture_layers = slot_i(w, S_ARCH_LAYERS);
 
     /* Required fields per class, after the pydantic models in
      * models/types.py @087dd538 (fields without a default). */

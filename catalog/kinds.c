@@ -170,6 +170,7 @@ static const fspec model_fields[] = {
     F_INT("denoising_steps", S_DENOISE),
     F_QTY("architecture_flops", U_FLOP, S_ARCH_FLOPS),
     F_QTY("activation_elements", U_COUNT, S_ACT_ELEMS),
+    F_INT("architecture_layers", S_ARCH_LAYERS),
     F_INT("kv_lora_rank", S_KV_LORA),
     F_INT("qk_rope_head_dim", S_QK_ROPE),
     F_INT("resolution", S_NONE),
@@ -476,6 +477,8 @@ json_t *cat_summary_model(const void *rec)
         json_object_set_new(o, "architecture_flops", json_real(m->architecture_flops));
     if (!isnan(m->activation_elements))
         json_object_set_new(o, "activation_elements", json_real(m->activation_elements));
+    if (m->architecture_layers)
+        json_object_set_new(o, "architecture_layers", json_integer(m->architecture_layers));
     json_object_set_new(o, "units", json_pack("{s:s,s:s,s:s,s:s}", "parameters", "count", "inference_flops",
                                               "flop", "model_size", "B", "active_parameters", "count"));
     return o;

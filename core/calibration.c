@@ -50,18 +50,30 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                     .meaning = "Fraction of peak memory bandwidth that streaming passes achieve (decode weight and "
                                "KV reads, activation traffic)",
                     .lo = 0.1, .hi = 1.0, .start = 0.75, .per_hardware = true},
-    [CP_ACT_PASSES_INF] = {.name = "activation_passes_inference", .work = "memory", .unit = "",
-                           .meaning = "Bytes moved through memory per activation byte a layer writes, in inference "
-                                      "(write and read back; less with fusion)",
+    [CP_ACT_PASSES_INF] = {.name = "activation_passes_inference", .work = "convolution", .unit = "",
+                           .meaning = "Bytes moved through memory per activation byte a CNN layer writes, in "
+                                      "inference (write and read back; less with fusion)",
                            .lo = 0.1, .hi = 12.0, .start = 2.0},
-    [CP_ACT_PASSES_TRAIN] = {.name = "activation_passes_training", .work = "memory", .unit = "",
-                             .meaning = "Bytes moved through memory per activation byte the forward pass writes, "
-                                        "over a whole training step (forward, backward, normalisation)",
+    [CP_ACT_PASSES_TRAIN] = {.name = "activation_passes_training", .work = "convolution", .unit = "",
+                             .meaning = "Bytes moved through memory per activation byte a CNN's forward pass "
+                                        "writes, over a whole training step (forward, backward, normalisation)",
                              .lo = 0.5, .hi = 40.0, .start = 6.0},
+    [CP_ACT_PASSES_INF_Q] = {.name = "activation_passes_inference", .work = "convolution", .unit = "",
+                             .meaning = "Bytes moved through memory per activation byte a CNN layer writes, in "
+                                        "8-bit inference (quantized engines fuse normalisation and activation)",
+                             .lo = 0.1, .hi = 12.0, .start = 1.0, .precision = "fp8/int8"},
+    [CP_TF_ACT_PASSES] = {.name = "transformer_activation_passes", .work = "memory", .unit = "",
+                          .meaning = "Bytes moved through memory per byte of the activations a transformer layer "
+                                     "keeps (Korthikanti et al. 2022: 34 s h + 5 a s^2 per layer at 16-bit), in a "
+                                     "forward pass; a training step moves three times as much",
+                          .lo = 0.05, .hi = 20.0, .start = 1.0},
     [CP_LAYER_S] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
                     .meaning = "Kernel-launch and framework time per layer per forward pass, which dominates at "
                                "small batch",
                     .lo = 0.0, .hi = 2e-3, .start = 20e-6},
+    [CP_LAYER_S_Q] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
+                      .meaning = "Launch time per kernel in 8-bit inference (compiled, graph-captured engines)",
+                      .lo = 0.0, .hi = 2e-3, .start = 5e-6, .precision = "fp8/int8"},
     [CP_DECODE_LAYER_S] = {.name = "decode_layer_overhead", .work = "overhead", .unit = "s",
                            .meaning = "Fixed time per layer per decode step (launches, sampling and scheduling "
                                       "spread over the layers)",
@@ -76,6 +88,10 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                        .meaning = "Share of the data-parallel gradient all-reduce not hidden behind the backward "
                                   "pass",
                        .lo = 0.0, .hi = 1.0, .start = 0.3},
+    [CP_OVERLAP] = {.name = "compute_memory_overlap", .work = "memory", .unit = "",
+                    .meaning = "Share of the smaller of a step's compute and memory time hidden under the larger "
+                               "(layers are compute- or memory-bound in turn)",
+                    .lo = 0.0, .hi = 1.0, .start = 0.5},
     [CP_PREC_FP32] = {.name = "precision_factor", .work = "precision", .unit = "",
                       .meaning = "Compute efficiency at this precision relative to 16-bit formats",
                       .lo = 0.1, .hi = 3.0, .start = 1.0, .precision = "fp32/tf32"},

@@ -370,6 +370,15 @@ static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_
     return 0;
 }
 
+static const char *const STEP[] = {"step_latency_total", "effective_throughput", NULL};
+
+static int distributed_families(const solver_inputs *in, solver_band *bands)
+{
+    (void)in;
+    bands[0] = (solver_band){CF_LLM_TRAINING, STEP};
+    return 1;
+}
+
 static const char *const ALIASES[] = {"DistributedModel", NULL};
 
 const solver_desc SOLVER_DISTRIBUTED = {
@@ -392,4 +401,5 @@ const solver_desc SOLVER_DISTRIBUTED = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_distributed,
+    .measured_families = distributed_families,
 };

@@ -62,9 +62,9 @@ static double compute_peak(const hw_node *hw, int precision)
     return llm_peak_flops(hw, precision);
 }
 
-/* Bytes of one KV-cache or activation element: 16-bit under integer weights
- * (weight-only quantization keeps activations in 16-bit). */
-static double act_bytes(int precision)
+/* Bytes of one KV-cache or activation element of an LLM: 16-bit under
+ * integer weights (weight-only quantization keeps activations in 16-bit). */
+static double llm_act_bytes(int precision)
 {
     const char *k = PRECISION_KEYS[precision];
     if (strcmp(k, "int8") == 0 || strcmp(k, "int4") == 0)
@@ -117,7 +117,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
     const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
     const double pf = calib_precision_factor(q->precision);
     const double bw = r->bw_eff * calib_value(CP_MEM_EFF, hw);
-    const double ab = act_bytes(q->precision);
+    const double ab = precision_bytes(q->precision); /* quantized CNNs and encoders keep activations in the format */
     const double b = q->batch_size;
     double flops, t_compute, act_elems, kernels;
 
@@ -145,12 +145,18 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
         flops = f * b * k;
         t_compute = flops / (peak * e);
         act_elems = isnan(m->activation_elements) ? 0.0 : m->activation_elements;
-        kernels = workload_layer_count(m) * KERNELS_PER_CNN_LAYER;
+        kernels = (m->architecture_layers > 0 ? m->architecture_layers : workload_layer_count(m)) *
+                  KERNELS_PER_CNN_LAYER;
         trace_ms(msgs, "convolutions", t_compute, "layer FLOPs at the fitted convolution efficiency");
     }
 
-    /* Activation traffic: every tensor a layer writes is read back, more so in training. */
-    double passes = calib_value(q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF, NULL);
+    /* Activation traffic: every tensor a layer writes is read back, more so in
+     * training (the backward pass reads what the forward kept and writes its
+     * gradient). */
+    const bool quantized = !q->is_training && precision_bytes(q->precision) <= 1.0;
+    double passes = tf          ? calib_value(CP_TF_ACT_PASSES, NULL) * (q->is_training ? 3.0 : 1.0)
+                    : quantized ? calib_value(CP_ACT_PASSES_INF_Q, NULL)
+                                : calib_value(q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF, NULL);
     double t_act = b * act_elems * ab * passes / bw;
     if (act_elems > 0)
         trace_ms(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
@@ -163,14 +169,17 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
                                       : wbytes * precision_bytes(q->precision) / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double t_launch = kernels * calib_value(CP_LAYER_S, NULL) * (q->is_training ? 3.0 : 1.0);
+    double t_launch = kernels * calib_value(quantized ? CP_LAYER_S_Q : CP_LAYER_S, NULL) * (q->is_training ? 3.0 : 1.0);
     trace_ms(msgs, "kernel launches", t_launch, "fitted time per kernel x kernels of the layers");
 
+    /* Layers are compute- or memory-bound in turn: the smaller of the two
+     * totals is hidden only in part. */
     double t_memory = t_act + t_weights;
+    double hidden = calib_value(CP_OVERLAP, NULL) * fmin(t_compute, t_memory);
     r->t_compute = t_compute;
     r->t_memory = t_memory;
     r->overhead = hw->dispatch_tax + t_launch;
-    r->latency = t_compute + t_memory + r->overhead;
+    r->latency = t_compute + t_memory - hidden + r->overhead;
     r->memory_bound = t_memory > t_compute;
     double traffic = b * act_elems * ab * passes + wbytes * precision_bytes(q->precision);
     r->intensity = traffic > 0 ? flops / traffic : INFINITY;
@@ -235,7 +244,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     const double peak = compute_peak(hw, p->precision);
     const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
     const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
-    const double kvb = act_bytes(p->precision);
+    const double kvb = llm_act_bytes(p->precision);
     const double kv = llm_kv_cache_bytes(m, p->seq_len, p->batch, kvb);
 
     /* Prefill: the new tokens through every matmul, causal attention over the

@@ -74,9 +74,11 @@ typedef struct model {
     double inference_flops;    /* flop,  NAN = absent        */
     double model_size;         /* B,     NAN = absent        */
     /* Counted from the layer shapes (tools/cnn_shapes.py), for measured mode:
-     * forward flop per sample, and elements of the tensors its layers write. */
+     * forward flop per sample, elements of the tensors its layers write, and
+     * its weighted layers. */
     double architecture_flops; /* flop,  NAN = absent        */
     double activation_elements; /* count, NAN = absent       */
+    int architecture_layers;   /* convolution and fully connected layers, 0 = absent */
     double active_parameters;  /* count, NAN = absent (MoE)  */
 
     int layers;                /* 0 = absent */

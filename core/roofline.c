@@ -272,6 +272,20 @@ static int run_single_node(const solver_inputs *in, solver_outputs *out, solver_
     return 0;
 }
 
+static const char *const TIMED[] = {"latency", "throughput", NULL};
+
+static int single_node_families(const solver_inputs *in, solver_band *bands)
+{
+    if (!in) {
+        bands[0] = (solver_band){CF_CNN_INFERENCE, TIMED};
+        bands[1] = (solver_band){CF_CNN_TRAINING, TIMED};
+        bands[2] = (solver_band){CF_ENCODER, TIMED};
+        return 3;
+    }
+    bands[0] = (solver_band){measured_single_node_family(in_model(in, RL_MODEL), in_bool(in, RL_IS_TRAINING)), TIMED};
+    return 1;
+}
+
 static const char *const ALIASES[] = {"SingleNodeModel", "roofline", NULL};
 
 const solver_desc SOLVER_SINGLE_NODE = {
@@ -291,4 +305,5 @@ const solver_desc SOLVER_SINGLE_NODE = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_single_node,
+    .measured_families = single_node_families,
 };

@@ -242,6 +242,17 @@ static int run_serving(const solver_inputs *in, solver_outputs *out, solver_erro
     return 0;
 }
 
+static const char *const TTFT[] = {"ttft", NULL};
+static const char *const ITL[] = {"itl", NULL};
+
+static int serving_families(const solver_inputs *in, solver_band *bands)
+{
+    (void)in;
+    bands[0] = (solver_band){CF_LLM_PREFILL, TTFT};
+    bands[1] = (solver_band){CF_LLM_DECODE, ITL};
+    return 2;
+}
+
 static const char *const ALIASES[] = {"ServingModel", NULL};
 
 const solver_desc SOLVER_SERVING = {
@@ -265,4 +276,5 @@ const solver_desc SOLVER_SERVING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_serving,
+    .measured_families = serving_families,
 };

@@ -246,6 +246,14 @@ typedef struct {
     int (*check)(const solver_inputs *in, solver_error *err);
 } input_constraint;
 
+/* A family of published measurements (core/calibration.h calib_family) and
+ * the outputs of an answer it checks (NULL-terminated names). */
+#define SOLVER_MAX_BANDS 4
+typedef struct {
+    int family;
+    const char *const *outputs;
+} solver_band;
+
 typedef struct solver_desc {
     const char *name;               /* snake_case: "single_node" */
     const char *const *aliases;     /* NULL-terminated: "SingleNodeModel", ... */
@@ -253,7 +261,7 @@ typedef struct solver_desc {
     const char *description;        /* a paragraph: what it answers, its source */
     /* What the model leaves out, in a sentence or two: every answer and the
      * solver's description carry it as assumptions.leaves_out, next to
-     * SOLVER_ERROR_BAND. */
+     * the error band of measured_families below. */
     const char *assumptions;
     const input_desc *inputs;
     size_t n_inputs;
@@ -265,6 +273,10 @@ typedef struct solver_desc {
     /* Compute. Inputs are present (defaults filled) and passed the generic
      * checks. Returns 0, or -1 with err filled (status 400). */
     int (*run)(const solver_inputs *in, solver_outputs *out, solver_error *err);
+    /* The families of measurements that check this solver's answers: fills
+     * bands (at most SOLVER_MAX_BANDS) and returns how many; in == NULL asks
+     * for every family it can be checked by. NULL: none, no error band. */
+    int (*measured_families)(const solver_inputs *in, solver_band *bands);
 } solver_desc;
 
 /* The error band every answer states (assumptions.error_band): the reference

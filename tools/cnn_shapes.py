@@ -8,9 +8,12 @@ counts, per image:
   activation_elements  the elements of every tensor a layer writes: each
                        convolution, pooling and fully connected output and each
                        residual addition (batch normalisation and activations
-                       are taken as fused into the layer before them).
-Measured mode reads both (core/measured.c): the first sets the compute time,
-the second the activation traffic that makes depthwise networks memory-bound.
+                       are taken as fused into the layer before them), and
+  architecture_layers  the convolution and fully connected layers (each one
+                       or more kernel launches).
+Measured mode reads them (core/measured.c): the first sets the compute time,
+the second the activation traffic that makes depthwise networks memory-bound,
+the third the launch cost at small batch.
 
 Architectures: He et al. 2016 (ResNet-18/50, Table 1; v1.5: stride on the 3x3),
 Sandler et al. 2018 (MobileNetV2, Table 2), Tan & Le 2019 (EfficientNet-B0,
@@ -27,6 +30,7 @@ class Net:
     def __init__(self):
         self.macs = 0
         self.acts = 0
+        self.layers = 0
 
     def conv(self, cin, cout, k, stride, h, groups=1, pad=None):
         """A k x k convolution on an h x h input; returns the output size."""
@@ -35,6 +39,7 @@ class Net:
         ho = (h + 2 * pad - k) // stride + 1
         self.macs += ho * ho * cout * (cin // groups) * k * k
         self.acts += ho * ho * cout
+        self.layers += 1
         return ho
 
     def pool(self, c, k, stride, h, pad=0):
@@ -48,6 +53,7 @@ class Net:
     def fc(self, cin, cout):
         self.macs += cin * cout
         self.acts += cout
+        self.layers += 1
 
 
 def resnet(blocks, bottleneck):
@@ -169,7 +175,7 @@ def shapes():
     out = {}
     for key, make in NETS.items():
         n = make()
-        out[key] = (2.0 * n.macs, float(n.acts))
+        out[key] = (2.0 * n.macs, float(n.acts), n.layers)
     return out
 
 
@@ -183,9 +189,10 @@ def patch(path):
     table = shapes()
     for m in doc["models"]:
         if m.get("key") in table:
-            flops, acts = table[m["key"]]
+            flops, acts, layers = table[m["key"]]
             m["architecture_flops"] = quantity(flops, "flop", "flop")
             m["activation_elements"] = quantity(acts, "count", "count")
+            m["architecture_layers"] = layers
     with open(path, "w") as f:
         json.dump(doc, f, indent=1, ensure_ascii=False)
         f.write("\n")
@@ -195,5 +202,5 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] != "--print":
         patch(sys.argv[1])
     else:
-        for k, (fl, ac) in shapes().items():
-            print(f"{k:24s} {fl / 1e9:8.3f} GFLOP  {ac / 1e6:8.2f} M activation elements")
+        for k, (fl, ac, ly) in shapes().items():
+            print(f"{k:24s} {fl / 1e9:8.3f} GFLOP  {ac / 1e6:8.2f} M activation elements  {ly:4d} layers")
