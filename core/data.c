@@ -70,6 +70,15 @@ static int run_data(const solver_inputs *in, solver_outputs *out, solver_error *
 
 static const char *const ALIASES[] = {"DataModel", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"workload_data_rate", "utilization", +1},
+    {"workload_data_rate", "demand_bw", +1},
+    {"workload_data_rate", "margin", -1},
+    {"workload_data_rate", "is_stalled", +1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_DATA = {
     .name = "data",
     .aliases = ALIASES,
@@ -82,5 +91,6 @@ const solver_desc SOLVER_DATA = {
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .monotone = MONOTONE,
     .run = run_data,
 };

@@ -446,6 +446,14 @@ static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_err
 
 static const char *const ALIASES[] = {"PipelineModel", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"batch_size", "step_time", +1},
+    {"batch_size", "transform_time", +1},
+    {"batch_size", "accelerator_step_time", +1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_PIPELINE = {
     .name = "pipeline",
     .aliases = ALIASES,
@@ -466,6 +474,7 @@ const solver_desc SOLVER_PIPELINE = {
     .n_outputs = O_N,
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .monotone = MONOTONE,
     .run = run_pipeline,
 };
 

@@ -84,6 +84,14 @@ static int run_reliability(const solver_inputs *in, solver_outputs *out, solver_
 
 static const char *const ALIASES[] = {"ReliabilityModel", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"fleet.count", "fleet_mtbf", -1},
+    {"fleet.count", "failure_probability", +1},
+    {"fleet.count", "expected_failures", +1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_RELIABILITY = {
     .name = "reliability",
     .aliases = ALIASES,
@@ -98,5 +106,6 @@ const solver_desc SOLVER_RELIABILITY = {
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .monotone = MONOTONE,
     .run = run_reliability,
 };

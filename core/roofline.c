@@ -288,6 +288,15 @@ static int single_node_families(const solver_inputs *in, solver_band *bands)
 
 static const char *const ALIASES[] = {"SingleNodeModel", "roofline", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"batch_size", "latency", +1},
+    {"batch_size", "throughput", +1},
+    {"batch_size", "memory_footprint", +1},
+    {"batch_size", "feasible", -1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_SINGLE_NODE = {
     .name = "single_node",
     .aliases = ALIASES,
@@ -304,6 +313,7 @@ const solver_desc SOLVER_SINGLE_NODE = {
     .n_inputs = RL_N_INPUTS,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .monotone = MONOTONE,
     .run = run_single_node,
     .measured_families = single_node_families,
 };

@@ -255,6 +255,17 @@ static int serving_families(const solver_inputs *in, solver_band *bands)
 
 static const char *const ALIASES[] = {"ServingModel", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"batch_size", "ttft", +1},
+    {"batch_size", "itl", +1},
+    {"batch_size", "kv_cache", +1},
+    {"batch_size", "total_memory", +1},
+    {"batch_size", "memory_utilization", +1},
+    {"batch_size", "feasible", -1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_SERVING = {
     .name = "serving",
     .aliases = ALIASES,
@@ -275,6 +286,7 @@ const solver_desc SOLVER_SERVING = {
     .n_outputs = O_N,
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .monotone = MONOTONE,
     .run = run_serving,
     .measured_families = serving_families,
 };

@@ -254,6 +254,17 @@ typedef struct {
     const char *const *outputs;
 } solver_band;
 
+/* An output monotone in an input, all else fixed: dir +1 nondecreasing, -1
+ * nonincreasing as the input grows (a boolean output reads as 0/1). `input`
+ * is an input's name or a record input's member ("fleet.count"). /optimize
+ * bisects only where this is on record; tests/api/test_optimize.c checks every
+ * entry against the exhaustive search. */
+typedef struct {
+    const char *input;
+    const char *output;
+    int dir;
+} monotone_desc;
+
 typedef struct solver_desc {
     const char *name;               /* snake_case: "single_node" */
     const char *const *aliases;     /* NULL-terminated: "SingleNodeModel", ... */
@@ -270,6 +281,7 @@ typedef struct solver_desc {
     const input_constraint *constraints;
     size_t n_constraints;
     const table_desc *table;        /* NULL: no table output */
+    const monotone_desc *monotone;  /* terminated by {NULL}; NULL: none on record */
     /* Compute. Inputs are present (defaults filled) and passed the generic
      * checks. Returns 0, or -1 with err filled (status 400). */
     int (*run)(const solver_inputs *in, solver_outputs *out, solver_error *err);

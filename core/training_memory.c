@@ -203,6 +203,15 @@ static int run_training_memory(const solver_inputs *in, solver_outputs *out, sol
 
 static const char *const ALIASES[] = {"TrainingMemoryModel", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"batch_size", "total_memory", +1},
+    {"batch_size", "activations", +1},
+    {"batch_size", "memory_utilization", +1},
+    {"batch_size", "feasible", -1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_TRAINING_MEMORY = {
     .name = "training_memory",
     .aliases = ALIASES,
@@ -220,5 +229,6 @@ const solver_desc SOLVER_TRAINING_MEMORY = {
     .n_outputs = O_N,
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .monotone = MONOTONE,
     .run = run_training_memory,
 };

@@ -51,6 +51,12 @@ static int run_transformation(const solver_inputs *in, solver_outputs *out, solv
 
 static const char *const ALIASES[] = {"TransformationModel", NULL};
 
+/* Outputs monotone in an input (solver.h), checked by tests/api/test_optimize.c. */
+static const monotone_desc MONOTONE[] = {
+    {"batch_size", "transform_time", +1},
+    {NULL, NULL, 0},
+};
+
 const solver_desc SOLVER_TRANSFORMATION = {
     .name = "transformation",
     .aliases = ALIASES,
@@ -63,5 +69,6 @@ const solver_desc SOLVER_TRANSFORMATION = {
     .n_inputs = I_N,
     .outputs = OUTPUTS,
     .n_outputs = O_N,
+    .monotone = MONOTONE,
     .run = run_transformation,
 };

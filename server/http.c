@@ -1,4 +1,8 @@
-/* http.c - see http.h. */
+/* http.c - libmicrohttpd glue (contract in http.h): requests taken apart for
+ * app_handle, answers queued with their headers (validators, encoding, CORS,
+ * request id), limits (body size, request target, read deadline), access log
+ * lines and metrics. The logger, request ids and CORS are in log.c,
+ * request_id.c and cors.c. */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -19,10 +23,12 @@
 #include <unistd.h>
 
 #include "server/conditional.h"
+#include "server/cors.h"
 #include "server/gzip.h"
 #include "server/jsonw.h"
 #include "server/metrics.h"
 #include "server/reply.h"
+#include "server/request_id.h"
 
 /* Read deadline. libmicrohttpd's connection timeout is an idle timeout: a
  * client that trickles one byte per second keeps a connection (and a slot of
@@ -77,92 +83,11 @@ typedef struct {
     request_ctx *ctx;
 } stream_wrap;
 
-static log_level g_level = LOG_INFO;
-
-void log_set_level(log_level lvl) { g_level = lvl; }
-
 static double since(const struct timespec *t0)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static void timestamp(char *buf, size_t n)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    size_t k = strftime(buf, n, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + k, n - k, ".%03ldZ", ts.tv_nsec / 1000000);
-}
-
-void log_line(log_level lvl, const char *msg, const char *extra_json)
-{
-    if (lvl < g_level)
-        return;
-    strbuf b;
-    sb_init(&b);
-    char ts[40];
-    timestamp(ts, sizeof ts);
-    sb_printf(&b, "{\"ts\":\"%s\",\"level\":\"%s\",\"msg\":", ts, log_level_name(lvl));
-    sb_json_string(&b, msg);
-    if (extra_json && *extra_json) {
-        sb_putc(&b, ',');
-        sb_puts(&b, extra_json);
-    }
-    sb_puts(&b, "}\n");
-    /* one write(2) per line: lines from different threads do not interleave */
-    if (b.data && write(STDOUT_FILENO, b.data, b.len) < 0) {
-        /* nothing sensible to do if stdout is gone */
-    }
-    sb_free(&b);
-}
-
-/* A client's X-Request-ID is echoed if it is 1..64 characters of
- * [A-Za-z0-9._:-]; otherwise we make one. */
-static bool valid_request_id(const char *id)
-{
-    size_t n = strlen(id);
-    if (n == 0 || n > 64)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)id[i]) && !strchr("._:-", id[i]))
-            return false;
-    return true;
-}
-
-static void new_request_id(char *buf, size_t n)
-{
-    static _Atomic unsigned long long counter;
-    unsigned long long c = atomic_fetch_add(&counter, 1);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    unsigned long long x = ((unsigned long long)ts.tv_sec * 1000000007ULL) ^ (unsigned long long)ts.tv_nsec ^
-                           (c * 0x9E3779B97F4A7C15ULL) ^ ((unsigned long long)getpid() << 32);
-    /* splitmix64 finaliser: ids look random and never repeat within a process */
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBULL;
-    x ^= x >> 31;
-    snprintf(buf, n, "%016llx%04llx", x, c & 0xffff);
-}
-
-/* CORS: the configured list, "*" for any. */
-static const char *allowed_origin(const config *cfg, const char *origin)
-{
-    if (!origin || !cfg->cors_origins[0])
-        return NULL;
-    if (!strcmp(cfg->cors_origins, "*"))
-        return "*";
-    size_t olen = strlen(origin), m;
-    const char *cursor = cfg->cors_origins, *p;
-    while (origin_list_next(&cursor, &p, &m))
-        if (m == olen && !strncmp(p, origin, m))
-            return origin;
-    return NULL;
 }
 
 static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_Connection *c, request_ctx *ctx)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "server/app.h"
+#include "server/log.h"
 
 typedef struct server server;
 
@@ -15,8 +16,5 @@ uint16_t server_port(const server *s);
 void server_quiesce(server *s);
 void server_stop(server *s);
 
-/* One JSON log line on stdout (level filtered by config). */
-void log_line(log_level lvl, const char *msg, const char *extra_json);
-void log_set_level(log_level lvl);
 
 #endif

@@ -58,7 +58,7 @@ static int parse_enum(const input_desc *d, const char *s, input_value *v, const 
             return 0;
         }
     }
-    if (d->enum_refusal) { /* the solver's own message (training_memory's optimizer) */
+    if (d->enum_refusal) { /* the solver's own message (its descriptor's enum_refusal) */
         char lower[64];
         size_t n = 0;
         for (; s[n] && n < sizeof lower - 1; n++)

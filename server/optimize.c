@@ -11,11 +11,11 @@
  * (memory: top_k points); they are solved again to write their answers.
  * Bisection, O(log n) points, only where its premise is on record: the space
  * is one axis in increasing or decreasing value order, the objective is that
- * axis, and every constraint's output is listed in MONOTONE as monotone in
- * that input for that solver. Then the points that meet every constraint are
- * a prefix or a suffix of the axis in value order and the best is at its
- * edge. tests/api/test_optimize.c checks every MONOTONE entry against the
- * exhaustive answer. A point that fails during bisection, or a top point
+ * axis, and every constraint's output is on record in the solver's
+ * descriptor (solver_desc.monotone) as monotone in that input. Then the
+ * points that meet every constraint are a prefix or a suffix of the axis in
+ * value order and the best is at its edge. tests/api/test_optimize.c checks
+ * every such entry against the exhaustive answer. A point that fails during bisection, or a top point
  * that breaks the premise when solved again, sends the search back to
  * exhaustive.
  *
@@ -43,43 +43,6 @@
 
 typedef enum { OP_LE, OP_LT, OP_GE, OP_GT, OP_EQ, OP_NE, OP__N } cmp_op;
 static const char *const OP_NAMES[OP__N] = {"<=", "<", ">=", ">", "==", "!="};
-
-/* Outputs monotone in an input, all else fixed: dir +1 nondecreasing, -1
- * nonincreasing as the input grows (a boolean reads as 0/1). Each entry is
- * checked by tests/api/test_optimize.c (the output monotone along the input,
- * and bisection = exhaustive) in several contexts. */
-typedef struct {
-    const char *solver, *input, *output;
-    int dir;
-} monotone;
-
-static const monotone MONOTONE[] = {
-    {"single_node", "batch_size", "latency", +1},
-    {"single_node", "batch_size", "throughput", +1},
-    {"single_node", "batch_size", "memory_footprint", +1},
-    {"single_node", "batch_size", "feasible", -1},
-    {"transformation", "batch_size", "transform_time", +1},
-    {"reliability", "fleet.count", "fleet_mtbf", -1},
-    {"reliability", "fleet.count", "failure_probability", +1},
-    {"reliability", "fleet.count", "expected_failures", +1},
-    {"serving", "batch_size", "ttft", +1},
-    {"serving", "batch_size", "itl", +1},
-    {"serving", "batch_size", "kv_cache", +1},
-    {"serving", "batch_size", "total_memory", +1},
-    {"serving", "batch_size", "memory_utilization", +1},
-    {"serving", "batch_size", "feasible", -1},
-    {"training_memory", "batch_size", "total_memory", +1},
-    {"training_memory", "batch_size", "activations", +1},
-    {"training_memory", "batch_size", "memory_utilization", +1},
-    {"training_memory", "batch_size", "feasible", -1},
-    {"pipeline", "batch_size", "step_time", +1},
-    {"pipeline", "batch_size", "transform_time", +1},
-    {"pipeline", "batch_size", "accelerator_step_time", +1},
-    {"data", "workload_data_rate", "utilization", +1},
-    {"data", "workload_data_rate", "demand_bw", +1},
-    {"data", "workload_data_rate", "margin", -1},
-    {"data", "workload_data_rate", "is_stalled", +1},
-};
 
 typedef struct {
     int col;        /* output index */
@@ -316,15 +279,14 @@ static void exhaustive(opt *o)
 }
 
 /* +1 if constraint c holds on a prefix of the axis in increasing value order
- * (per MONOTONE), -1 on a suffix, 0 if MONOTONE does not say. */
+ * (per the descriptor's monotone entries), -1 on a suffix, 0 if they do not say. */
 static int side(const opt *o, const constraint *c, const char *input)
 {
     const output_desc *d = &o->s->outputs[c->col];
     int dir = 0;
-    for (size_t i = 0; i < sizeof MONOTONE / sizeof MONOTONE[0]; i++)
-        if (!strcmp(MONOTONE[i].solver, o->s->name) && !strcmp(MONOTONE[i].input, input) &&
-            !strcmp(MONOTONE[i].output, d->name))
-            dir = MONOTONE[i].dir;
+    for (const monotone_desc *m = o->s->monotone; m && m->input; m++)
+        if (!strcmp(m->input, input) && !strcmp(m->output, d->name))
+            dir = m->dir;
     if (!dir || d->kind == OUT_STRING)
         return 0;
     cmp_op op = c->op;

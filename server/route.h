@@ -13,7 +13,7 @@ struct app;
 struct catalog_edition;
 
 /* Every handler: the row's {param} segments after its prefix in `param`
- * ("single_node", "hardware/A100"), NULL for a route without one. */
+ * (a solver's name, "hardware/A100"), NULL for a route without one. */
 typedef void (*route_handler)(struct app *a, const app_request *req, app_response *resp, const char *param);
 
 enum {

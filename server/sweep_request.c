@@ -435,7 +435,7 @@ int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_e
 }
 
 /* The inputs every point starts from. Axis inputs may be required inputs
- * with no default (transformation's batch_size, any solver's hardware): the
+ * with no default (a batch size or a hardware some solver requires): the
  * axis's first value stands in for them while parsing, and every point
  * overwrites it. Fixed inputs are bound-checked once here, so a bad one is
  * the request's error, not every row's. An input both fixed and swept takes

@@ -1,5 +1,5 @@
 /* test_optimize.c - POST /optimize against the real daemon: bisection gives
- * the exhaustive answer for every entry of optimize.c's MONOTONE table
+ * the exhaustive answer for every monotone entry of the solvers' descriptors
  * (whose premise is checked here too, on a dense /sweep); an exhaustive
  * search over several axes matches a brute force over the /sweep rows; the
  * binding constraint, infeasible spaces, failing points, `mlsysd optimize`,
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/solver.h"
 #include "harness.h"
 
 static json_t *post(const char *path, const char *body, long want)
@@ -80,7 +81,7 @@ static void same_answer(const char *body_bisect, const char *body_exh, const cha
     json_decref(x);
 }
 
-/* Every (solver, input, output) that optimize.c's MONOTONE lists: the output
+/* Every (solver, input, output) the descriptors list as monotone: the output
  * is monotone along the input, and bisection = exhaustive at thresholds that
  * cut the axis in several places, for both objectives. */
 #define TRANSFORM "{\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":\"2 GB/s\",\"accelerator_step_time\":\"7.24 ms\"}"
@@ -190,31 +191,25 @@ Test(optimize, bisection_equals_exhaustive_on_every_monotone_entry, .timeout = 3
     }
 }
 
-/* Every MONOTONE entry of server/optimize.c has its check above: a new entry needs one. */
+/* Every monotone entry of every solver's descriptor (solver_desc.monotone)
+ * has its check above: a new entry needs one. */
 Test(optimize, every_monotone_entry_is_checked)
 {
-    size_t n;
-    char *src = read_file(MLSYSD_SOURCE_DIR "/server/optimize.c", &n);
-    cr_assert(src);
-    char *at = strstr(src, "static const monotone MONOTONE[] = {");
-    cr_assert(at);
-    char *end = strstr(at, "};");
     int entries = 0;
-    for (char *line = strchr(at, '\n') + 1; line < end; line = strchr(line, '\n') + 1) {
-        char solver[64], input[64], output[64];
-        int dir;
-        if (sscanf(line, " {\"%63[^\"]\", \"%63[^\"]\", \"%63[^\"]\", %d}", solver, input, output, &dir) != 4)
-            continue;
-        entries++;
-        bool found = false;
-        for (size_t i = 0; i < sizeof ENTRIES / sizeof *ENTRIES; i++)
-            found |= !strcmp(ENTRIES[i].solver, solver) && !strcmp(ENTRIES[i].input, input) &&
-                     !strcmp(ENTRIES[i].output, output) && ENTRIES[i].dir == dir;
-        cr_expect(found, "MONOTONE lists %s %s %s %+d, which no test checks", solver, input, output, dir);
+    for (size_t k = 0; k < solver_count(); k++) {
+        const solver_desc *s = solver_at(k);
+        for (const monotone_desc *m = s->monotone; m && m->input; m++) {
+            entries++;
+            bool found = false;
+            for (size_t i = 0; i < sizeof ENTRIES / sizeof *ENTRIES; i++)
+                found |= !strcmp(ENTRIES[i].solver, s->name) && !strcmp(ENTRIES[i].input, m->input) &&
+                         !strcmp(ENTRIES[i].output, m->output) && ENTRIES[i].dir == m->dir;
+            cr_expect(found, "%s's descriptor lists %s %s %+d as monotone, which no test checks", s->name, m->input,
+                      m->output, m->dir);
+        }
     }
-    cr_expect_eq((size_t)entries, sizeof ENTRIES / sizeof *ENTRIES, "MONOTONE has %d entries, the test %zu", entries,
-                 sizeof ENTRIES / sizeof *ENTRIES);
-    free(src);
+    cr_expect_eq((size_t)entries, sizeof ENTRIES / sizeof *ENTRIES, "the descriptors have %d monotone entries, the test %zu",
+                 entries, sizeof ENTRIES / sizeof *ENTRIES);
 }
 
 /* The largest fleet whose MTBF stays over a day: a record member as the objective, searched

@@ -1,0 +1,13 @@
+/* log.h - the JSON logger: one line per event on stdout, written with one
+ * write(2) so that lines from different threads do not interleave. Any
+ * server file may log; main.c sets the level. */
+#ifndef MLSYSD_LOG_H
+#define MLSYSD_LOG_H
+
+#include "server/config.h"
+
+/* One JSON log line on stdout (level filtered): {"ts","level","msg", extra_json...}. */
+void log_line(log_level lvl, const char *msg, const char *extra_json);
+void log_set_level(log_level lvl);
+
+#endif
