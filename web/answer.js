@@ -15,11 +15,17 @@ export function showCurl(path, body) {
     " -H 'Content-Type: application/json' \\\n  -d " + shellQuote(JSON.stringify(body));
 }
 
+/* A problem (an Error, with the API's problem as .problem) as one line. */
+export function problemText(err) {
+  const p = err.problem || {};
+  return (p.title ? p.title + ': ' : '') + (p.detail || err.message) + (p.field ? ' (' + p.field + ')' : '');
+}
+
 export function showProblem(err) {
   const box = $('problem');
   const p = err.problem || {};
   box.hidden = false;
-  box.textContent = (p.title ? p.title + ': ' : '') + (p.detail || err.message) + (p.field ? ' (' + p.field + ')' : '');
+  box.textContent = problemText(err);
   const m = /^inputs\.([^.[]+)/.exec(p.field || '');
   if (m && $('in-' + m[1])) {
     $('in-' + m[1]).setAttribute('aria-invalid', 'true');

@@ -32,7 +32,7 @@ import {state, firstRenderDone} from './state.js';
 import {api, catalogList} from './api.js';
 import {buildRequest, formValues, hashToState, renderForm, stateToHash} from './form.js';
 import {chartReady, drawSweep, rooflineData} from './charts.js';
-import {clearAnswer, showCurl, showProblem, showSolve, showSweep} from './answer.js';
+import {clearAnswer, problemText, showCurl, showProblem, showSolve, showSweep} from './answer.js';
 
 /* The worked example the page opens on: the seed's question ("Starving the GPU"). */
 const EXAMPLE = {solver: 'pipeline', model: 'ResNet50', hardware: 'A100', batch_size: '512',
@@ -93,10 +93,12 @@ function loadValidation() {
   return validationLoading;
 }
 
-/* A problem in the Validation view: shown in its status line (the answer panel is in the Solve view). */
-function showValidationProblem(e) {
-  const p = e.problem || {};
-  $('val-status').textContent = 'GET /validation: ' + (p.title ? p.title + ': ' : '') + (p.detail || e.message);
+/* A problem in the Catalog or Validation view, shown in that view (the answer panel is in the Solve view). */
+function showViewProblem(box, what) {
+  return (e) => {
+    $(box).textContent = '';
+    $(box).append(el('p', {role: 'alert', class: 'view-problem', text: what + ': ' + problemText(e)}));
+  };
 }
 
 /* --- views and modes ------------------------------------------------------------------------ */
@@ -108,8 +110,8 @@ function showView(name) {
     $('view-' + v).hidden = name !== v;
     $('tab-' + v).setAttribute('aria-pressed', String(name === v));
   }
-  if (name === 'catalog') loadCatalog().then((m) => m.showCatalog()).catch(showProblem);
-  if (name === 'validation') loadValidation().then((m) => m.showValidation()).catch(showValidationProblem);
+  if (name === 'catalog') loadCatalog().then((m) => m.showCatalog()).catch(showViewProblem('cat-table', 'the catalog'));
+  if (name === 'validation') loadValidation().then((m) => m.showValidation()).catch(showViewProblem('val-status', 'GET /validation'));
 }
 
 /* A state from a link (a request of the Validation view, or the URL's hash
