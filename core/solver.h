@@ -291,10 +291,6 @@ typedef struct solver_desc {
     int (*measured_families)(const solver_inputs *in, solver_band *bands);
 } solver_desc;
 
-/* The error band every answer states (assumptions.error_band): the reference
- * gives none for any of its models, so none is claimed. */
-#define SOLVER_ERROR_BAND "first-order: the reference model states no error band"
-
 /* Registry */
 size_t solver_count(void);
 const solver_desc *solver_at(size_t i);

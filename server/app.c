@@ -23,6 +23,7 @@
 #include "server/solve.h"
 #include "server/solver_routes.h"
 #include "server/sweep.h"
+#include "server/validation_routes.h"
 #include "server/yaml2json.h"
 
 #define STATIC_ANSWER (ROUTE_CACHEABLE | ROUTE_GZIP | ROUTE_PREBUILT)
@@ -48,6 +49,8 @@ static const route ROUTES[] = {
     {"/openapi.yaml", "/openapi.yaml", 0, "GET", handle_openapi_yaml, "/openapi.yaml", STATIC_ANSWER, NULL},
     {"/openapi.json", "/openapi.json", 0, "GET", handle_openapi_json, "/openapi.json", STATIC_ANSWER, NULL},
     {"/version", "/version", 0, "GET", handle_version, "/version", 0, NULL},
+    {"/calibration", "/calibration", 0, "GET", handle_calibration, "/calibration", STATIC_ANSWER, NULL},
+    {"/validation", "/validation", 0, "GET", handle_validation, "/validation", STATIC_ANSWER, NULL},
     {"/", "/", 0, "GET", handle_root, "/", ROUTE_GZIP | ROUTE_BY_ACCEPT, NULL},
     {"/ui/{file}", "/ui/", 1, "GET", handle_ui, "/ui/{file}", ROUTE_CACHEABLE | ROUTE_GZIP, NULL},
 };

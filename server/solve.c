@@ -8,6 +8,7 @@
 
 #include "server/jsonw.h"
 #include "server/prebuilt.h"
+#include "server/validation_report.h"
 
 /* The fixed parts of a solver's answer: "name": of each output, the units object. */
 typedef struct {
@@ -337,7 +338,9 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
         put_message(b, out->warnings[i], &first);
     sb_puts(b, "],\"assumptions\":{\"leaves_out\":");
     sb_json_string(b, s->assumptions);
-    sb_puts(b, ",\"error_band\":\"" SOLVER_ERROR_BAND "\"},\"catalog\":");
+    sb_puts(b, ",\"error_band\":");
+    error_band_write(b, s, in, r->calibration);
+    sb_puts(b, "},\"catalog\":");
     sb_json_string(b, edition_name(ed));
     sb_puts(b, ",\"calibration\":");
     sb_json_string(b, CALIBRATION_MODES[r->calibration]);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/validation_report.h"
+
 #define MAX_SAFE_INTEGER 9007199254740992.0 /* 2^53, as inputs.c bounds integers */
 
 static json_t *num_json(double x, bool as_int)
@@ -86,7 +88,9 @@ json_t *solver_describe(const solver_desc *s)
     json_object_set_new(o, "title", json_string(s->title));
     json_object_set_new(o, "description", json_string(s->description));
     json_object_set_new(o, "assumptions",
-                        json_pack("{s:s,s:s}", "leaves_out", s->assumptions, "error_band", SOLVER_ERROR_BAND));
+                        json_pack("{s:s,s:{s:o,s:o}}", "leaves_out", s->assumptions, "error_band", "mlsysim",
+                                  error_band_json(s, NULL, CALIBRATION_MLSYSIM), "measured",
+                                  error_band_json(s, NULL, CALIBRATION_MEASURED)));
     json_t *ins = json_array();
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];

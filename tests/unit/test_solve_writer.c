@@ -20,6 +20,7 @@
 #include "server/app.h"
 #include "server/jsonw.h"
 #include "server/reply.h"
+#include "server/validation_report.h"
 
 static catalog *cat;
 static config cfg;
@@ -175,10 +176,10 @@ static json_t *reference(const solver_desc *s, const catalog_edition *ed, const 
         if (w)
             json_array_append_new(warnings, w);
     }
-    return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:s,s:s},s:s,s:s,s:s}", "solver", s->name, "inputs",
+    return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:s,s:o},s:s,s:s,s:s}", "solver", s->name, "inputs",
                      echo(s, in), "result", result(s, out), "units", units, "input_units", input_units, "resolved",
                      resolved, "trace", trace, "warnings", warnings, "assumptions", "leaves_out", s->assumptions,
-                     "error_band", SOLVER_ERROR_BAND, "catalog", edition_name(ed), "calibration",
+                     "error_band", error_band_json(s, in, in->calibration), "catalog", edition_name(ed), "calibration",
                      CALIBRATION_MODES[in->calibration], "catalog_version", edition_version(ed));
 }
 
