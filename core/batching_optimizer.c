@@ -139,4 +139,6 @@ const solver_desc SOLVER_BATCHING_OPTIMIZER = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_batching_optimizer,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":512,\"sla_latency_ms\":20000,"
+                    "\"arrival_rate_qps\":2}",
 };

@@ -92,4 +92,6 @@ const solver_desc SOLVER_CHECKPOINT = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_checkpoint,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"checkpoint_interval_hours\":\"30 min\","
+                    "\"n_writers\":64}",
 };

@@ -192,4 +192,6 @@ const solver_desc SOLVER_COMPRESSION = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_compression,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"A100\",\"method\":\"pruning\",\"sparsity\":0.5,"
+                    "\"sparsity_type\":\"n_m\"}",
 };

@@ -134,4 +134,5 @@ const solver_desc SOLVER_CONTINUOUS_BATCHING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_cb,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048,\"max_batch_size\":64}",
 };

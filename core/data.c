@@ -88,4 +88,5 @@ const solver_desc SOLVER_DATA = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_data,
+    .example_json = "{\"workload_data_rate\":\"17.672 GB/s\",\"hardware\":\"A100\"}",
 };

@@ -396,4 +396,6 @@ const solver_desc SOLVER_DISTRIBUTED = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_distributed,
+    .example_json = "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256,\"tp_size\":8,"
+                    "\"pp_size\":2,\"microbatch_count\":8}",
 };

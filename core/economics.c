@@ -108,4 +108,5 @@ const solver_desc SOLVER_ECONOMICS = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_economics,
+    .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":365,\"grid\":\"Quebec\",\"kwh_price\":0.07}",
 };

@@ -121,4 +121,6 @@ const solver_desc SOLVER_EFFICIENCY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_efficiency,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"workload_type\":\"attention\","
+                    "\"use_flash_attention\":true,\"efficiency\":0.9}",
 };

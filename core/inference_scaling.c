@@ -102,4 +102,5 @@ const solver_desc SOLVER_INFERENCE_SCALING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_inference_scaling,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"reasoning_steps\":16}",
 };

@@ -130,4 +130,6 @@ const solver_desc SOLVER_MOE_ROUTING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_moe_routing,
+    .example_json = "{\"model\":\"Mixtral_8x7B\",\"batch_size\":8,\"seq_len\":4096,\"ep_size\":8,"
+                    "\"routing_imbalance_factor\":1.5,\"fleet\":\"Research_256\"}",
 };

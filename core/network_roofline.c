@@ -141,4 +141,5 @@ const solver_desc SOLVER_NETWORK_ROOFLINE = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_network_roofline,
+    .example_json = "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"precision\":\"bf16\"}",
 };

@@ -76,4 +76,5 @@ const solver_desc SOLVER_ORCHESTRATION = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_orchestration,
+    .example_json = "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":4,\"avg_job_duration_days\":0.2}",
 };

@@ -463,4 +463,5 @@ const solver_desc SOLVER_PARALLELISM = {
     .n_outputs = O_N,
     .table = &TABLE,
     .run = run_parallelism,
+    .example_json = "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256}",
 };

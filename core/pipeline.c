@@ -471,6 +471,8 @@ const solver_desc SOLVER_PIPELINE = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_pipeline,
+    .example_json = "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,"
+                    "\"sample_size_bytes\":\"500 KB\",\"cpu_workers\":16,\"is_training\":false}",
 };
 
 /* Runs before main(): fills the input table from the shared roofline rows. */

@@ -159,4 +159,6 @@ const solver_desc SOLVER_PLACEMENT = {
     .n_outputs = O_N,
     .table = &TABLE,
     .run = run_placement,
+    .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":365,\"regions\":[\"Quebec\",\"Iowa\"],"
+                    "\"carbon_tax_per_ton\":50}",
 };

@@ -101,4 +101,5 @@ const solver_desc SOLVER_RELIABILITY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_reliability,
+    .example_json = "{\"fleet\":\"Training_1K\",\"job_duration_hours\":720,\"checkpoint_time_s\":120}",
 };

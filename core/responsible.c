@@ -60,4 +60,5 @@ const solver_desc SOLVER_RESPONSIBLE_ENGINEERING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_responsible,
+    .example_json = "{\"base_training_time\":\"10 day\",\"epsilon\":0.1,\"min_subgroup_prevalence\":0.2}",
 };

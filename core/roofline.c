@@ -296,4 +296,5 @@ const solver_desc SOLVER_SINGLE_NODE = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_single_node,
+    .example_json = "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,\"precision\":\"fp16\"}",
 };

@@ -83,4 +83,5 @@ const solver_desc SOLVER_SCALING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_scaling,
+    .example_json = "{\"compute_budget\":\"1000 day\",\"target_model_size\":8e9}",
 };

@@ -145,4 +145,5 @@ const solver_desc SOLVER_SENSITIVITY = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_sensitivity,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"H200\",\"precision\":\"int8\",\"perturbation_pct\":50}",
 };

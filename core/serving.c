@@ -258,4 +258,7 @@ const solver_desc SOLVER_SERVING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_serving,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":4096,\"batch_size\":4,"
+                    "\"decode_hardware\":\"A100\",\"network_bandwidth\":\"400 Gbps\",\"prefill_chunk_tokens\":1024,"
+                    "\"draft_model\":\"GPT2_Small\"}",
 };

@@ -223,4 +223,5 @@ const solver_desc SOLVER_SERVING_CAPACITY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_serving_capacity,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"qps\":20,\"target_p99_latency_ms\":10000}",
 };

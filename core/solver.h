@@ -265,6 +265,11 @@ typedef struct solver_desc {
     /* Compute. Inputs are present (defaults filled) and passed the generic
      * checks. Returns 0, or -1 with err filled (status 400). */
     int (*run)(const solver_inputs *in, solver_outputs *out, solver_error *err);
+    /* A worked example: the "inputs" object of a request, as JSON text (catalog
+     * ids by key, quantities as strings with their unit). It answers 200 in
+     * every catalog edition; the API tests and the benchmarks take each
+     * solver's example from here. */
+    const char *example_json;
 } solver_desc;
 
 /* The error band every answer states (assumptions.error_band): the reference

@@ -78,4 +78,5 @@ const solver_desc SOLVER_SUSTAINABILITY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_sustainability,
+    .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":30,\"datacenter\":\"France_Nuclear\",\"mfu\":0.4}",
 };

@@ -195,4 +195,5 @@ const solver_desc SOLVER_SYNTHESIS = {
     .n_outputs = O_N,
     .table = &TABLE,
     .run = run_synthesis,
+    .example_json = "{\"model\":\"GPT2\",\"target_latency\":\"20 ms\",\"precision\":\"int8\",\"efficiency\":0.3}",
 };

@@ -73,4 +73,5 @@ const solver_desc SOLVER_TAIL_LATENCY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_tail_latency,
+    .example_json = "{\"arrival_rate_qps\":30,\"service_latency_ms\":100,\"num_replicas\":4}",
 };

@@ -123,6 +123,7 @@ const solver_desc SOLVER_TOPOLOGY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_topology,
+    .example_json = "{\"fabric\":\"InfiniBand_NDR\",\"topology\":\"torus_3d\",\"num_nodes\":512}",
 };
 
 /* TOPOLOGY_NAMES lists TOPOLOGIES' names in order: in_enum indexes both. */

@@ -225,4 +225,6 @@ const solver_desc SOLVER_TRAINING_MEMORY = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_training_memory,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"batch_size\":256,\"tp_size\":8,\"pp_size\":4,"
+                    "\"dp_size\":8,\"zero_stage\":1}",
 };

@@ -68,4 +68,6 @@ const solver_desc SOLVER_TRANSFORMATION = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_transformation,
+    .example_json = "{\"batch_size\":256,\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":2,"
+                    "\"accelerator_step_time\":\"7.24 ms\"}",
 };

@@ -137,4 +137,6 @@ const solver_desc SOLVER_WEIGHT_STREAMING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_weight_streaming,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":2048,\"batch_size\":16,"
+                    "\"phase\":\"prefill\"}",
 };

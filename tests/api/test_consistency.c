@@ -8,12 +8,13 @@
 
 #include <regex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 
-/* Every solver's description states its assumptions; the answers of solvers of
- * several families carry exactly those. */
+/* Every solver's description states its assumptions, and its answer carries
+ * exactly those. */
 Test(consistency, every_answer_states_its_solvers_assumptions)
 {
     json_t *all = api_get_ok("/solvers");
@@ -27,25 +28,21 @@ Test(consistency, every_answer_states_its_solvers_assumptions)
         cr_assert_str_eq(json_string_value(json_object_get(a, "error_band")),
                          "first-order: the reference model states no error band", "%s", name);
     }
-    static const struct {
-        const char *solver, *query;
-    } SOLVES[] = {
-        {"single_node", "model=ResNet50&hardware=A100&batch_size=256"},
-        {"data", "workload_data_rate=1%20GB/s&hardware=A100"},
-        {"pipeline", "model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8"},
-        {"reliability", "fleet=Research_256&job_duration_hours=24"},
-        {"tail_latency", "arrival_rate_qps=10&service_latency_ms=50&num_replicas=2"},
-    };
-    for (size_t k = 0; k < sizeof SOLVES / sizeof SOLVES[0]; k++) {
-        char path[300];
-        snprintf(path, sizeof path, "/solve/%s?%s", SOLVES[k].solver, SOLVES[k].query);
+    /* each solver's answer to its example (its descriptor's example_json), by GET */
+    json_array_foreach(json_object_get(all, "solvers"), i, s) {
+        const char *name = json_string_value(json_object_get(s, "name"));
+        json_t *inputs = example_inputs(name);
+        char *query = inputs_query(inputs);
+        size_t n = strlen(name) + strlen(query) + 16;
+        char *path = malloc(n);
+        cr_assert_not_null(path);
+        snprintf(path, n, "/solve/%s?%s", name, query);
         json_t *ans = api_get_ok(path);
-        snprintf(path, sizeof path, "/solvers/%s", SOLVES[k].solver);
-        json_t *desc = api_get_ok(path);
-        cr_assert(json_equal(json_object_get(ans, "assumptions"), json_object_get(desc, "assumptions")), "%s",
-                  SOLVES[k].solver);
+        cr_assert(json_equal(json_object_get(ans, "assumptions"), json_object_get(s, "assumptions")), "%s", name);
         json_decref(ans);
-        json_decref(desc);
+        free(path);
+        free(query);
+        json_decref(inputs);
     }
     json_decref(all);
 }
