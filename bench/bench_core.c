@@ -13,6 +13,9 @@
  *                          reported per batch size searched (solve_batching_optimizer_per_batch_ns);
  *                          solve_serving_capacity_sweep_point_ns is one without composing the trace,
  *                          as a sweep's point runs
+ *   example_<solver>_ns    one run() of every registered solver on its descriptor's example
+ *                          (example_json), so a new solver is timed without an entry here; the
+ *                          iterations are sized from one run (about 0.03 s per run)
  *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
  *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
  *   fmt_double_ref_ns      the same values through the reference search (fmt_double_reference)
@@ -518,6 +521,20 @@ int main(int argc, char **argv)
         solver_inputs *in = parse_inputs(s, SOLVES[i].inputs);
         /* about 0.2 s per run at 1 us a solve */
         result(SOLVES[i].key, time_solve(s, in, (long)(200000 / SOLVES[i].per) / k, SOLVES[i].quiet) / SOLVES[i].per, "ns");
+        free(in);
+    }
+    for (size_t i = 0; i < solver_count(); i++) {
+        const solver_desc *s = solver_at(i);
+        char key[96];
+        snprintf(key, sizeof key, "example_%s_ns", s->name);
+        if (!want(key))
+            continue;
+        if (!s->example_json)
+            die("no example_json", s->name);
+        solver_inputs *in = parse_inputs(s, s->example_json);
+        double once = time_solve(s, in, 1, false);
+        long iters = (long)(3e7 / (once > 1 ? once : 1)) / k;
+        result(key, time_solve(s, in, iters > 0 ? iters : 1, false), "ns");
         free(in);
     }
     if (want("inputs_check_ns"))

@@ -12,7 +12,8 @@
 # default level every /solve writes an access-log line while a successful /healthz does not).
 #
 # What runs, in order (all traffic goes to 127.0.0.1 only, every loop is bounded):
-#   1. bench_core: ns per solve (single_node, pipeline), fmt_double, the request handler
+#   1. bench_core: ns per solve (single_node, pipeline, the serving and training cases, and
+#      every solver's descriptor example), fmt_double, the request handler
 #      in process, the formatting bound and an in-process sweep (bench/bench_core.c)
 #   2. HTTP with wrk -t2 (median of BENCH_ROUNDS rounds; each round runs the endpoints back
 #      to back, so every ratio compares runs seconds apart): /healthz (the no-op baseline),
@@ -263,6 +264,12 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   done | sort | while read -r key; do
     name=${key#solve_}; name=${name%_ns}
     echo "| one $name solve$([ "$name" = batching_optimizer_per_batch ] && echo ', per batch size searched') | ${R[$key]} ns (< 2 µs: $(pass "${R[$key]}" 2000 '<')) |"
+  done
+  for key in "${!R[@]}"; do
+    case $key in example_*_ns) echo "$key" ;; esac
+  done | sort | while read -r key; do
+    name=${key#example_}; name=${name%_ns}
+    echo "| one $name solve, its descriptor's example | ${R[$key]} ns |"
   done
   echo "| generic input checks of one point | ${R[inputs_check_ns]} ns |"
   echo "| fmt_double, a value of the sweep's outputs | ${R[fmt_double_ns]} ns (previous printf+strtod search: ${R[fmt_double_ref_ns]} ns) |"

@@ -1,10 +1,18 @@
 /* catalog_internal.h - shared between the catalog's own files (not an API).
  *
- * kinds.c is the data: the table of kinds (catalog_kind) and each kind's
- * field table (fspec), i.e. the format of catalog entries. entry.c reads an
- * entry into its record (cat_extract) and lays override fields over an
- * entry (cat_merge), for every kind, from those tables. catalog.c loads
- * files, builds editions and indexes, and answers lookups. */
+ * The files, bottom up (each calls only files listed before it):
+ *   textpos.c   where something is in a catalog file (error messages)
+ *   field.c     one field: units, quantities, the messages naming a field
+ *   summary.c   list views of entries
+ *   kinds.c     the data: the table of kinds (catalog_kind), each kind's
+ *               field table (fspec), i.e. the format of catalog entries,
+ *               and the kind accessors of catalog.h; the table points at
+ *               the list views of hardware and workloads
+ *   entry.c     reading an entry into its record (cat_extract)
+ *   merge.c     laying override fields over an entry (cat_merge)
+ *   edition.c   an edition's entries, records, index and accessors (edition.h)
+ *   resolve.c   ids and inline entries resolved in an edition; suggestions
+ *   catalog.c   loading: embedded files, the tutorial overlay, --catalog-dir */
 #ifndef MLSYSD_CATALOG_INTERNAL_H
 #define MLSYSD_CATALOG_INTERNAL_H
 
@@ -32,7 +40,7 @@ typedef enum {
 
 typedef enum { U_NONE, U_FLOPS, U_FLOP, U_B, U_BPS, U_S, U_W, U_J, U_USD, U_COUNT, U_HZ } ukind;
 
-/* Slots of the hardware and workload readers (entry.c: fill_hw,
+/* Slots of the hardware and workload readers (entry.c: fill_hardware,
  * fill_model), which check more than one field at a time; the other kinds
  * store each field at its offset in the record (fspec.at). S_KEY..S_GROUP
  * serve every kind. */
@@ -69,8 +77,6 @@ typedef struct fspec {
     const char *def_str;           /* T_STR stored at `at`: value when absent     */
 } fspec;
 
-typedef struct cat_walk cat_walk;
-
 /* One row of the kinds table (kinds.c). */
 struct catalog_kind {
     const char *plural;       /* "fabrics": /catalog/fabrics, the section of catalog files */
@@ -82,10 +88,6 @@ struct catalog_kind {
     int record;               /* record_kind, or -1: display only                          */
     size_t size;              /* record size (display only: sizeof(rec_ident))             */
     const fspec *fields;
-    /* Reads the slots into the record and checks what spans fields
-     * (hardware, models); NULL = the generic reader (offsets, defaults,
-     * required fields). */
-    int (*fill)(cat_walk *w, void *rec);
     /* The list-view summary of a record; NULL = the generic one
      * (key, id, name and the fields marked `summary`). */
     json_t *(*summary)(const void *rec);
@@ -96,15 +98,59 @@ extern const catalog_kind cat_kinds[];
 
 /* Index of a kind in cat_kinds. */
 size_t cat_kind_index(const catalog_kind *k);
+/* The kind whose file section is exactly `name` (files are case-sensitive); -1 if none. */
+long cat_kind_by_section(const char *name);
 
-/* Readers of the hardware and workload slots (entry.c), for the kinds table. */
-int cat_fill_hardware(cat_walk *w, void *rec);
-int cat_fill_model(cat_walk *w, void *rec);
-/* List-view summaries of hardware and workloads (kinds.c). */
+/* ---- one field (field.c) ---------------------------------------------------- */
+
+/* Where a reader's or merger's error goes: the offending field's dotted
+ * path and "<field>: <what was expected>" (either buffer may be NULL). */
+typedef struct {
+    char *field;
+    size_t fieldlen;
+    char *err;
+    size_t errlen;
+} cat_errsink;
+
+/* Write the message for field `path` into es; returns 400. */
+int cat_fail(const cat_errsink *es, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "unknown field" at `shown`, with the nearest name of `specs` when one is
+ * close, else the list of them (prefix: the level's dotted path); 400. */
+int cat_fail_unknown(const cat_errsink *es, const fspec *specs, const char *prefix, const char *name,
+                     const char *shown);
+/* One quantity of unit kind u into SI (*out): a number in SI, a string with
+ * a unit, or {"value", "unit"[, "si", "si_unit"]}; finite and >= 0. If
+ * declared_out is not NULL it receives the SI value of the unit it was
+ * written in (2^30 for "44 GiB"). 0, or cat_fail's 400. */
+int cat_parse_qty(const cat_errsink *es, const char *path, const json_t *v, ukind u, double *out,
+                  double *declared_out);
+/* A member name a quantity object may have ("value", "unit", "si", ...). */
+bool cat_qty_key_ok(const char *k);
+/* The SI spelling of unit kind u ("B/s"), and an example for messages ("2039 GB/s"). */
+const char *cat_unit_si(ukind u);
+const char *cat_unit_example(ukind u);
+/* The row `name` of a field table; NULL if none (or specs is NULL). */
+const fspec *cat_find_spec(const fspec *specs, const char *name);
+/* "prefix.name" (or "name"), cut to fit n. */
+void cat_join_path(char *out, size_t n, const char *prefix, const char *name);
+/* "an object", "a string", ... for messages. */
+const char *cat_json_kind(const json_t *v);
+/* The shortest text that reads back as the same double. */
+void cat_fmt_num(char *buf, size_t n, double v);
+
+/* ---- list views (summary.c) ------------------------------------------------- */
+
+/* List-view summaries of hardware and workloads, for the kinds table. */
 json_t *cat_summary_hardware(const void *rec);
 json_t *cat_summary_model(const void *rec);
+/* The generic list-view summary: key, id, name, group (from `entry`, when
+ * it has one) and the fields marked `summary`, read from the record `rec`
+ * (record kinds) or from `entry` (display-only kinds, where a figure the
+ * entry lacks is left out); "units" names the SI
+ * unit of each quantity. */
+json_t *cat_summary(const catalog_kind *k, const void *rec, const json_t *entry);
 
-/* ---- reading entries ------------------------------------------------------ */
+/* ---- reading entries (entry.c) ------------------------------------------------ */
 
 /* How cat_extract resolves a T_REF field (an id or an inline object of
  * kind `k`) into `out` (a record of that kind). Returns 0, 404 (unknown id)
@@ -126,6 +172,8 @@ typedef struct {
 int cat_extract(const catalog_kind *k, const json_t *entry, void *out, const cat_resolver *r,
                 char *field, size_t fieldlen, char *err, size_t errlen);
 
+/* ---- merging (merge.c) --------------------------------------------------------- */
+
 /* Lay the members of `src` over `target` (an object this caller owns; nested
  * objects along the way are copied before they are changed, so `target` may
  * be a shallow json_copy() of a shared catalog entry). Member names may be
@@ -144,15 +192,10 @@ json_t *cat_path_get(json_t *entry, const char *dotted);
  * or NULL if `dotted` is not a quantity field of that kind. */
 const char *cat_field_si_unit(const catalog_kind *k, const char *dotted);
 
-/* The generic list-view summary: key, id, name, group (from `entry`, when
- * it has one) and the fields marked `summary`, read from the record `rec`
- * (record kinds) or from `entry` (display-only kinds, where a figure the
- * entry lacks is left out); "units" names the SI
- * unit of each quantity. */
-json_t *cat_summary(const catalog_kind *k, const void *rec, const json_t *entry);
-
-/* Case-insensitive optimal-string-alignment (Damerau) edit distance. */
+/* Case-insensitive optimal-string-alignment (Damerau) edit distance (field.c). */
 size_t cat_edit_distance(const char *a, const char *b);
+
+/* ---- where in a file (textpos.c) ------------------------------------------------ */
 
 /* 1-based line of something in a JSON text, for "file:line: reason":
  * the line of the `index`-th element of the top-level member `section`, or

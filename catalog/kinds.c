@@ -24,11 +24,19 @@
  * The table is in dependency order: a kind refers only to kinds above it,
  * so records are built top to bottom. Adding a kind = a field table, a row
  * here (and a record_kind + struct in core/fleet.h if solvers compute on
- * it), and catalog/data/<plural>.json. */
+ * it), and catalog/data/<plural>.json.
+ *
+ * Contract: cat_kinds and the accessors of catalog.h's "kinds" section
+ * (catalog_kind_count, _at, _find, _of, _name, _singular, _record,
+ * _record_size) plus cat_kind_index and cat_kind_by_section; static data,
+ * callable any time. The table points at the list views of hardware and
+ * workloads (summary.c); nothing here calls another catalog file. */
 #include "catalog/catalog_internal.h"
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 
 #include "core/fleet.h"
 #include "core/model.h"
@@ -371,35 +379,35 @@ static const fspec infrastructure_fields[] = {
 
 const catalog_kind cat_kinds[CAT_N_KINDS] = {
     {"hardware", "hardware", "hardware", "Hardware", true, "A100", RECORD(REC_HARDWARE, hw_node),
-     hardware_fields, cat_fill_hardware, cat_summary_hardware},
+     hardware_fields, cat_summary_hardware},
     {"models", "model", "models", "Models", true, "ResNet50", RECORD(REC_MODEL, model_t),
-     model_fields, cat_fill_model, cat_summary_model},
+     model_fields, cat_summary_model},
     {"grids", "grid", "infrastructure.grids", "Infrastructure.Grids", false, "Quebec",
-     RECORD(REC_GRID, grid_t), grid_fields, NULL, NULL},
+     RECORD(REC_GRID, grid_t), grid_fields, NULL},
     {"cooling", "cooling", "infrastructure.cooling", "Infrastructure.FacilityCooling", false,
-     "LiquidCooled", RECORD(REC_COOLING, cooling_t), cooling_fields, NULL, NULL},
+     "LiquidCooled", RECORD(REC_COOLING, cooling_t), cooling_fields, NULL},
     {"datacenters", "datacenter", "infrastructure.datacenters", "Infrastructure.Datacenters", false,
-     "France_Nuclear", RECORD(REC_DATACENTER, datacenter_t), datacenter_fields, NULL, NULL},
+     "France_Nuclear", RECORD(REC_DATACENTER, datacenter_t), datacenter_fields, NULL},
     {"racks", "rack", "infrastructure.racks", "Infrastructure.Racks", false, "AI_Standard",
-     RECORD(REC_RACK, rack_t), rack_fields, NULL, NULL},
+     RECORD(REC_RACK, rack_t), rack_fields, NULL},
     {"nodes", "node", "systems.nodes", "Systems.Nodes", false, "DGX_H100", RECORD(REC_NODE, node_t),
-     node_fields, NULL, NULL},
+     node_fields, NULL},
     {"fabrics", "fabric", "systems.fabrics", "Systems.Fabrics", false, "InfiniBand_NDR",
-     RECORD(REC_FABRIC, fabric_t), fabric_fields, NULL, NULL},
+     RECORD(REC_FABRIC, fabric_t), fabric_fields, NULL},
     {"clusters", "cluster", "systems.clusters", "Systems.Clusters", false, "Research_256",
-     RECORD(REC_CLUSTER, fleet_t), cluster_fields, NULL, NULL},
+     RECORD(REC_CLUSTER, fleet_t), cluster_fields, NULL},
     {"datasets", "dataset", "datasets", "Datasets", false, "ImageNet", RECORD(REC_DATASET, dataset_t),
-     dataset_fields, NULL, NULL},
+     dataset_fields, NULL},
     {"reliability", "reliability", "systems.reliability", "Systems.Reliability", false, "Gpu",
-     DISPLAY, reliability_fields, NULL, NULL},
+     DISPLAY, reliability_fields, NULL},
     {"prices", "price", "infrastructure.prices", "Infrastructure.Pricing", true,
-     "Cloud.GpuTrainingPerHour", DISPLAY, price_fields, NULL, NULL},
+     "Cloud.GpuTrainingPerHour", DISPLAY, price_fields, NULL},
     {"network", "network", "systems.network", "Systems.Network", false, "HopLatency", DISPLAY,
-     network_fields, NULL, NULL},
-    {"pods", "pod", "systems.pods", "Systems.Pods", false, "TPUv4_4096", DISPLAY, pod_fields, NULL,
+     network_fields, NULL},
+    {"pods", "pod", "systems.pods", "Systems.Pods", false, "TPUv4_4096", DISPLAY, pod_fields,
      NULL},
     {"infrastructure", "infrastructure", "infrastructure.infrastructure", "Infrastructure", true,
-     "AIR_COOLING_LIMIT_KW", DISPLAY, infrastructure_fields, NULL, NULL},
+     "AIR_COOLING_LIMIT_KW", DISPLAY, infrastructure_fields, NULL},
 };
 
 size_t cat_kind_index(const catalog_kind *k)
@@ -407,79 +415,44 @@ size_t cat_kind_index(const catalog_kind *k)
     return (size_t)(k - cat_kinds);
 }
 
-/* ---- list-view summaries of hardware and workloads ------------------------------------ */
+/* ---- the accessors (catalog.h) --------------------------------------------------------- */
 
-static json_t *opt_num(double x)
+size_t catalog_kind_count(void)
 {
-    return isnan(x) ? json_null() : json_real(x);
+    return CAT_N_KINDS;
 }
 
-json_t *cat_summary_hardware(const void *rec)
+const catalog_kind *catalog_kind_at(size_t i)
 {
-    const hw_node *hw = rec;
-    json_t *o = json_object();
-    json_object_set_new(o, "key", json_string(hw->key));
-    json_object_set_new(o, "id", json_string(hw->id));
-    json_object_set_new(o, "name", json_string(hw->name));
-    json_object_set_new(o, "group", json_string(hw->group));
-    json_object_set_new(o, "peak_flops", json_real(hw->peak_flops));
-    json_t *pf = json_object();
-    for (int i = 0; i < hw->n_precisions; i++)
-        json_object_set_new(pf, hw->precisions[i].name, json_real(hw->precisions[i].flops));
-    json_object_set_new(o, "precision_flops", pf);
-    json_object_set_new(o, "memory_capacity", json_real(hw->mem_capacity));
-    json_object_set_new(o, "memory_bandwidth", json_real(hw->mem_bandwidth));
-    json_object_set_new(o, "sram_capacity", opt_num(hw->sram_capacity));
-    json_object_set_new(o, "sram_bandwidth", opt_num(hw->sram_bandwidth));
-    json_object_set_new(o, "flash_bandwidth", opt_num(hw->flash_bandwidth));
-    json_object_set_new(o, "storage_bandwidth", hw->has_storage ? opt_num(hw->storage_bandwidth) : json_null());
-    json_object_set_new(o, "interconnect_bandwidth",
-                        hw->has_interconnect ? opt_num(hw->interconnect_bw) : json_null());
-    json_object_set_new(o, "tdp", opt_num(hw->tdp));
-    json_object_set_new(o, "unit_cost", opt_num(hw->unit_cost));
-    json_object_set_new(o, "dispatch_tax", json_real(hw->dispatch_tax));
-    json_t *u = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "peak_flops", "flop/s",
-                          "precision_flops", "flop/s", "memory_capacity", "B", "memory_bandwidth", "B/s",
-                          "sram_capacity", "B", "sram_bandwidth", "B/s", "flash_bandwidth", "B/s",
-                          "storage_bandwidth", "B/s", "interconnect_bandwidth", "B/s", "tdp", "W",
-                          "dispatch_tax", "s");
-    json_object_set_new(u, "unit_cost", json_string("USD"));
-    json_object_set_new(o, "units", u);
-    return o;
+    return i < CAT_N_KINDS ? &cat_kinds[i] : NULL;
 }
 
-json_t *cat_summary_model(const void *rec)
+const catalog_kind *catalog_kind_find(const char *name)
 {
-    const model_t *m = rec;
-    json_t *o = json_object();
-    json_object_set_new(o, "key", json_string(m->key));
-    json_object_set_new(o, "id", json_string(m->id));
-    json_object_set_new(o, "name", json_string(m->name));
-    json_object_set_new(o, "group", json_string(m->group));
-    json_object_set_new(o, "type", json_string(workload_kind_name(m->kind)));
-    json_object_set_new(o, "architecture", json_string(m->architecture));
-    json_object_set_new(o, "parameters", opt_num(m->parameters));
-    json_object_set_new(o, "inference_flops", opt_num(m->inference_flops));
-    if (!isnan(m->model_size))
-        json_object_set_new(o, "model_size", json_real(m->model_size));
-    if (!isnan(m->active_parameters))
-        json_object_set_new(o, "active_parameters", json_real(m->active_parameters));
-    json_object_set_new(o, "layers", m->layers ? json_integer(m->layers) : json_null());
-    if (m->hidden_dim)
-        json_object_set_new(o, "hidden_dim", json_integer(m->hidden_dim));
-    if (m->heads)
-        json_object_set_new(o, "heads", json_integer(m->heads));
-    if (m->kv_heads)
-        json_object_set_new(o, "kv_heads", json_integer(m->kv_heads));
-    if (m->denoising_steps)
-        json_object_set_new(o, "denoising_steps", json_integer(m->denoising_steps));
-    if (!isnan(m->architecture_flops))
-        json_object_set_new(o, "architecture_flops", json_real(m->architecture_flops));
-    if (!isnan(m->activation_elements))
-        json_object_set_new(o, "activation_elements", json_real(m->activation_elements));
-    if (m->architecture_layers)
-        json_object_set_new(o, "architecture_layers", json_integer(m->architecture_layers));
-    json_object_set_new(o, "units", json_pack("{s:s,s:s,s:s,s:s}", "parameters", "count", "inference_flops",
-                                              "flop", "model_size", "B", "active_parameters", "count"));
-    return o;
+    for (size_t i = 0; name != NULL && i < CAT_N_KINDS; i++)
+        if (strcasecmp(cat_kinds[i].plural, name) == 0 || strcasecmp(cat_kinds[i].singular, name) == 0)
+            return &cat_kinds[i];
+    return NULL;
+}
+
+const catalog_kind *catalog_kind_of(record_kind k)
+{
+    for (size_t i = 0; i < CAT_N_KINDS; i++)
+        if (cat_kinds[i].record == (int)k)
+            return &cat_kinds[i];
+    return NULL;
+}
+
+const char *catalog_kind_name(const catalog_kind *k) { return k->plural; }
+const char *catalog_kind_singular(const catalog_kind *k) { return k->singular; }
+int catalog_kind_record(const catalog_kind *k) { return k->record; }
+size_t catalog_kind_record_size(const catalog_kind *k) { return k->record >= 0 ? k->size : 0; }
+
+/* The kind whose file section is exactly `name` (files are case-sensitive). */
+long cat_kind_by_section(const char *name)
+{
+    for (size_t i = 0; i < CAT_N_KINDS; i++)
+        if (strcmp(cat_kinds[i].plural, name) == 0)
+            return (long)i;
+    return -1;
 }

@@ -57,18 +57,22 @@ static const input_constraint CONSTRAINTS[] = {
 enum { O_OBJECTIVE, O_BEST_CONFIG, O_BEST_BATCH, O_MAX_TP, O_P99, O_HEADROOM, O_FEASIBLE, O_SEARCHED, O_N };
 
 static const output_desc OUTPUTS[O_N] = {
-    [O_OBJECTIVE] = {"objective_value", OUT_NUMBER, "tokens/s", "arrival_rate_qps x seq_len when feasible, else 0",
-                     false, false},
-    [O_BEST_CONFIG] = {"best_config.max_batch_size", OUT_INTEGER, "", "Largest qualifying batch size (0 if none)",
-                       true, false},
-    [O_BEST_BATCH] = {"best_batch_size", OUT_INTEGER, "", "Largest qualifying batch size (0 if none)", true, false},
-    [O_MAX_TP] = {"max_throughput", OUT_NUMBER, "tokens/s", "Same as objective_value", false, false},
-    [O_P99] = {"p99_latency", OUT_NUMBER, "ms", "P99 latency at the best batch size (0 if none)", false, false},
-    [O_HEADROOM] = {"slo_headroom_ratio", OUT_NUMBER, "",
-                    "P99 wait / (5 x service time) at the best batch size (0 if none)", false, false},
-    [O_FEASIBLE] = {"is_feasible", OUT_BOOLEAN, "", "Some batch size meets memory, stability and the SLA", true,
-                    false},
-    [O_SEARCHED] = {"total_searched", OUT_INTEGER, "", "Batch sizes searched: max_search_batch", false, false},
+    [O_OBJECTIVE] = {.name = "objective_value", .kind = OUT_NUMBER, .unit = "tokens/s",
+                     .description = "arrival_rate_qps x seq_len when feasible, else 0"},
+    [O_BEST_CONFIG] = {.name = "best_config.max_batch_size", .kind = OUT_INTEGER, .unit = "",
+                       .description = "Largest qualifying batch size (0 if none)", .categorical = true},
+    [O_BEST_BATCH] = {.name = "best_batch_size", .kind = OUT_INTEGER, .unit = "",
+                      .description = "Largest qualifying batch size (0 if none)", .categorical = true},
+    [O_MAX_TP] = {.name = "max_throughput", .kind = OUT_NUMBER, .unit = "tokens/s",
+                  .description = "Same as objective_value"},
+    [O_P99] = {.name = "p99_latency", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "P99 latency at the best batch size (0 if none)"},
+    [O_HEADROOM] = {.name = "slo_headroom_ratio", .kind = OUT_NUMBER, .unit = "",
+                    .description = "P99 wait / (5 x service time) at the best batch size (0 if none)"},
+    [O_FEASIBLE] = {.name = "is_feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "Some batch size meets memory, stability and the SLA", .categorical = true},
+    [O_SEARCHED] = {.name = "total_searched", .kind = OUT_INTEGER, .unit = "",
+                    .description = "Batch sizes searched: max_search_batch"},
 };
 
 static int run_batching_optimizer(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -135,4 +139,6 @@ const solver_desc SOLVER_BATCHING_OPTIMIZER = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_batching_optimizer,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":512,\"sla_latency_ms\":20000,"
+                    "\"arrival_rate_qps\":2}",
 };

@@ -37,13 +37,16 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_SIZE, O_WRITE_TIME, O_BW, O_BOTTLENECK, O_PENALTY, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_SIZE] = {"checkpoint_size", OUT_NUMBER, "B", "Parameters x bytes per parameter", false, false},
-    [O_WRITE_TIME] = {"write_time", OUT_NUMBER, "s", "Size / min(writers x storage bandwidth, filesystem limit)",
-                      false, false},
-    [O_BW] = {"max_bandwidth_required", OUT_NUMBER, "GB/s", "Storage bandwidth of one writer", false, false},
-    [O_BOTTLENECK] = {"storage_bottleneck", OUT_BOOLEAN, "", "The write takes more than 60 s", true, false},
-    [O_PENALTY] = {"mfu_penalty_pct", OUT_NUMBER, "",
-                   "Write time / checkpoint interval, a fraction (1 when the interval is 0)", false, false},
+    [O_SIZE] = {.name = "checkpoint_size", .kind = OUT_NUMBER, .unit = "B",
+                .description = "Parameters x bytes per parameter"},
+    [O_WRITE_TIME] = {.name = "write_time", .kind = OUT_NUMBER, .unit = "s",
+                      .description = "Size / min(writers x storage bandwidth, filesystem limit)"},
+    [O_BW] = {.name = "max_bandwidth_required", .kind = OUT_NUMBER, .unit = "GB/s",
+              .description = "Storage bandwidth of one writer"},
+    [O_BOTTLENECK] = {.name = "storage_bottleneck", .kind = OUT_BOOLEAN, .unit = "",
+                      .description = "The write takes more than 60 s", .categorical = true},
+    [O_PENALTY] = {.name = "mfu_penalty_pct", .kind = OUT_NUMBER, .unit = "",
+                   .description = "Write time / checkpoint interval, a fraction (1 when the interval is 0)"},
 };
 
 static int run_checkpoint(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -89,4 +92,6 @@ const solver_desc SOLVER_CHECKPOINT = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_checkpoint,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"checkpoint_interval_hours\":\"30 min\","
+                    "\"n_writers\":64}",
 };

@@ -58,16 +58,19 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_ORIGINAL, O_COMPRESSED, O_RATIO, O_ACCURACY, O_SAVINGS, O_SPEEDUP, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_ORIGINAL] = {"original_size", OUT_NUMBER, "B", "Model size at FP32 (model_size if the workload sets it)",
-                    false, false},
-    [O_COMPRESSED] = {"compressed_size", OUT_NUMBER, "B", "original_size / compression_ratio", false, false},
-    [O_RATIO] = {"compression_ratio", OUT_NUMBER, "", "32 / bits, 1 / (1 - sparsity), or 1", false, false},
-    [O_ACCURACY] = {"estimated_accuracy_delta", OUT_NUMBER, "",
-                    "Signed accuracy change (-0.002 = -0.2 points), from survey medians", false, false},
-    [O_SAVINGS] = {"memory_savings", OUT_NUMBER, "%", "(1 - 1 / compression_ratio) x 100", false, false},
-    [O_SPEEDUP] = {"inference_speedup", OUT_NUMBER, "",
-                   "Memory-bound: the compression ratio; compute-bound: what the low-precision rate gives", false,
-                   false},
+    [O_ORIGINAL] = {.name = "original_size", .kind = OUT_NUMBER, .unit = "B",
+                    .description = "Model size at FP32 (model_size if the workload sets it)"},
+    [O_COMPRESSED] = {.name = "compressed_size", .kind = OUT_NUMBER, .unit = "B",
+                      .description = "original_size / compression_ratio"},
+    [O_RATIO] = {.name = "compression_ratio", .kind = OUT_NUMBER, .unit = "",
+                 .description = "32 / bits, 1 / (1 - sparsity), or 1"},
+    [O_ACCURACY] = {.name = "estimated_accuracy_delta", .kind = OUT_NUMBER, .unit = "",
+                    .description = "Signed accuracy change (-0.002 = -0.2 points), from survey medians"},
+    [O_SAVINGS] = {.name = "memory_savings", .kind = OUT_NUMBER, .unit = "%",
+                   .description = "(1 - 1 / compression_ratio) x 100"},
+    [O_SPEEDUP] = {.name = "inference_speedup", .kind = OUT_NUMBER, .unit = "",
+                   .description = "Memory-bound: the compression ratio; compute-bound: what the low-precision rate "
+                                  "gives"},
 };
 
 /* calc_bottleneck (H.1) at batch 1 with no derating: is streaming the FP32
@@ -189,4 +192,6 @@ const solver_desc SOLVER_COMPRESSION = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_compression,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"A100\",\"method\":\"pruning\",\"sparsity\":0.5,"
+                    "\"sparsity_type\":\"n_m\"}",
 };

@@ -35,21 +35,23 @@ static const input_desc INPUTS[I_N] = {
 enum { O_FEASIBLE, O_THROUGHPUT, O_ACTIVE, O_FRAG, O_PAGED_KV, O_TTFT, O_ITL, O_SPEEDUP, O_N };
 
 static const output_desc OUTPUTS[O_N] = {
-    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "At least one request's KV cache fits beside the weights", true,
-                    false},
-    [O_THROUGHPUT] = {"throughput", OUT_NUMBER, "tokens/s", "Decode tokens per second: active requests / itl",
-                      false, false},
-    [O_ACTIVE] = {"max_active_requests", OUT_INTEGER, "", "Requests whose paged KV cache fits (<= max_batch_size)",
-                  false, false},
-    [O_FRAG] = {"memory_fragmentation_pct", OUT_NUMBER, "",
-                "Unused share of a sequence's last page, a fraction in [0, 1] despite the name", false, false},
-    [O_PAGED_KV] = {"paged_kv_cache", OUT_NUMBER, "B", "Paged KV cache of the active requests", false, false},
-    [O_TTFT] = {"ttft", OUT_NUMBER, "ms", "Prefill of a full max_batch_size batch + dispatch", false, false},
-    [O_ITL] = {"itl", OUT_NUMBER, "ms", "Decode step: (weights + paged KV) / memory bandwidth (1e6 ms when the "
-                                        "weights alone do not fit)",
-               false, false},
-    [O_SPEEDUP] = {"speedup_vs_static", OUT_NUMBER, "",
-                   "Throughput over static batching held to 60% of the batch by fragmentation", false, false},
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "At least one request's KV cache fits beside the weights", .categorical = true},
+    [O_THROUGHPUT] = {.name = "throughput", .kind = OUT_NUMBER, .unit = "tokens/s",
+                      .description = "Decode tokens per second: active requests / itl"},
+    [O_ACTIVE] = {.name = "max_active_requests", .kind = OUT_INTEGER, .unit = "",
+                  .description = "Requests whose paged KV cache fits (<= max_batch_size)"},
+    [O_FRAG] = {.name = "memory_fragmentation_pct", .kind = OUT_NUMBER, .unit = "",
+                .description = "Unused share of a sequence's last page, a fraction in [0, 1] despite the name"},
+    [O_PAGED_KV] = {.name = "paged_kv_cache", .kind = OUT_NUMBER, .unit = "B",
+                    .description = "Paged KV cache of the active requests"},
+    [O_TTFT] = {.name = "ttft", .kind = OUT_NUMBER, .unit = "ms",
+                .description = "Prefill of a full max_batch_size batch + dispatch"},
+    [O_ITL] = {.name = "itl", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "Decode step: (weights + paged KV) / memory bandwidth (1e6 ms when the weights alone do "
+                              "not fit)"},
+    [O_SPEEDUP] = {.name = "speedup_vs_static", .kind = OUT_NUMBER, .unit = "",
+                   .description = "Throughput over static batching held to 60% of the batch by fragmentation"},
 };
 
 /* The Memory Wall line of the trace, skipped when the caller discards it. */
@@ -132,4 +134,5 @@ const solver_desc SOLVER_CONTINUOUS_BATCHING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_cb,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048,\"max_batch_size\":64}",
 };

@@ -35,12 +35,17 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_STALLED, O_UTIL, O_DEMAND, O_SUPPLY, O_BOTTLENECK, O_MARGIN, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_STALLED] = {"is_stalled", OUT_BOOLEAN, "", "Demand exceeds supply (utilization > 1)", true, false},
-    [O_UTIL] = {"utilization", OUT_NUMBER, "", "Demand / supply (null when there is no supply path)", false, true},
-    [O_DEMAND] = {"demand_bw", OUT_NUMBER, "GB/s", "Data rate the workload needs", false, false},
-    [O_SUPPLY] = {"supply_bw", OUT_NUMBER, "GB/s", "Bandwidth of the binding supply path", false, false},
-    [O_BOTTLENECK] = {"bottleneck", OUT_STRING, "", "Supply path: Storage, Interconnect or Unknown", true, false},
-    [O_MARGIN] = {"margin", OUT_NUMBER, "GB/s", "Supply - demand", false, false},
+    [O_STALLED] = {.name = "is_stalled", .kind = OUT_BOOLEAN, .unit = "",
+                   .description = "Demand exceeds supply (utilization > 1)", .categorical = true},
+    [O_UTIL] = {.name = "utilization", .kind = OUT_NUMBER, .unit = "",
+                .description = "Demand / supply (null when there is no supply path)", .nullable = true},
+    [O_DEMAND] = {.name = "demand_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+                  .description = "Data rate the workload needs"},
+    [O_SUPPLY] = {.name = "supply_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+                  .description = "Bandwidth of the binding supply path"},
+    [O_BOTTLENECK] = {.name = "bottleneck", .kind = OUT_STRING, .unit = "",
+                      .description = "Supply path: Storage, Interconnect or Unknown", .categorical = true},
+    [O_MARGIN] = {.name = "margin", .kind = OUT_NUMBER, .unit = "GB/s", .description = "Supply - demand"},
 };
 
 static int run_data(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -93,4 +98,5 @@ const solver_desc SOLVER_DATA = {
     .n_outputs = O_N,
     .monotone = MONOTONE,
     .run = run_data,
+    .example_json = "{\"workload_data_rate\":\"17.672 GB/s\",\"hardware\":\"A100\"}",
 };

@@ -38,18 +38,24 @@ enum {
     O_CAPEX, O_OPEX_ENERGY, O_OPEX_MAINT, O_OPEX, O_TCO, O_IT, O_TOTAL, O_CARBON, O_WATER, O_PUE, O_REGION, O_N
 };
 static const output_desc OUTPUTS[O_N] = {
-    [O_CAPEX] = {"capex", OUT_NUMBER, "USD", "CapEx amortized over the run", false, false},
-    [O_OPEX_ENERGY] = {"opex_energy", OUT_NUMBER, "USD", "Facility energy x electricity price", false, false},
-    [O_OPEX_MAINT] = {"opex_maintenance", OUT_NUMBER, "USD", "CapEx x 5 % a year, over the run", false, false},
-    [O_OPEX] = {"total_opex", OUT_NUMBER, "USD", "Energy + maintenance", false, false},
-    [O_TCO] = {"tco", OUT_NUMBER, "USD", "Total cost of ownership over the run: capex + total_opex", false, false},
-    [O_IT] = {"it_energy", OUT_NUMBER, "kWh", "Energy the accelerators draw", false, false},
-    [O_TOTAL] = {"total_energy", OUT_NUMBER, "kWh", "Facility energy: IT energy x PUE", false, false},
-    [O_CARBON] = {"carbon_footprint", OUT_NUMBER, "kg", "Operational carbon of the facility energy", false, false},
-    [O_WATER] = {"water_usage", OUT_NUMBER, "L", "Facility energy x the region's WUE", false, false},
-    [O_PUE] = {"pue", OUT_NUMBER, "", "Power usage effectiveness applied", false, false},
-    [O_REGION] = {"region_name", OUT_STRING, "", "Display name of the grid whose carbon intensity applied", true,
-                  false},
+    [O_CAPEX] = {.name = "capex", .kind = OUT_NUMBER, .unit = "USD", .description = "CapEx amortized over the run"},
+    [O_OPEX_ENERGY] = {.name = "opex_energy", .kind = OUT_NUMBER, .unit = "USD",
+                       .description = "Facility energy x electricity price"},
+    [O_OPEX_MAINT] = {.name = "opex_maintenance", .kind = OUT_NUMBER, .unit = "USD",
+                      .description = "CapEx x 5 % a year, over the run"},
+    [O_OPEX] = {.name = "total_opex", .kind = OUT_NUMBER, .unit = "USD", .description = "Energy + maintenance"},
+    [O_TCO] = {.name = "tco", .kind = OUT_NUMBER, .unit = "USD",
+               .description = "Total cost of ownership over the run: capex + total_opex"},
+    [O_IT] = {.name = "it_energy", .kind = OUT_NUMBER, .unit = "kWh", .description = "Energy the accelerators draw"},
+    [O_TOTAL] = {.name = "total_energy", .kind = OUT_NUMBER, .unit = "kWh",
+                 .description = "Facility energy: IT energy x PUE"},
+    [O_CARBON] = {.name = "carbon_footprint", .kind = OUT_NUMBER, .unit = "kg",
+                  .description = "Operational carbon of the facility energy"},
+    [O_WATER] = {.name = "water_usage", .kind = OUT_NUMBER, .unit = "L",
+                 .description = "Facility energy x the region's WUE"},
+    [O_PUE] = {.name = "pue", .kind = OUT_NUMBER, .unit = "", .description = "Power usage effectiveness applied"},
+    [O_REGION] = {.name = "region_name", .kind = OUT_STRING, .unit = "",
+                  .description = "Display name of the grid whose carbon intensity applied", .categorical = true},
 };
 
 static int run_economics(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -102,4 +108,5 @@ const solver_desc SOLVER_ECONOMICS = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_economics,
+    .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":365,\"grid\":\"Quebec\",\"kwh_price\":0.07}",
 };

@@ -48,13 +48,16 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_MFU, O_ACHIEVABLE, O_PEAK, O_OCCUPANCY, O_STALL, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_MFU] = {"mfu", OUT_NUMBER, "", "Achievable model FLOPs utilization for the kernel family", false, false},
-    [O_ACHIEVABLE] = {"achievable_flops", OUT_NUMBER, "flop/s", "peak_flops x mfu", false, false},
-    [O_PEAK] = {"peak_flops", OUT_NUMBER, "flop/s", "Peak rate at the precision", false, false},
-    [O_OCCUPANCY] = {"overhead_breakdown.occupancy_loss", OUT_NUMBER, "",
-                     "Share of peak lost to SM occupancy: 1 - min(1.1 x efficiency, 1)", false, false},
-    [O_STALL] = {"overhead_breakdown.memory_stall", OUT_NUMBER, "",
-                 "The rest of 1 - mfu: waiting on data movement", false, false},
+    [O_MFU] = {.name = "mfu", .kind = OUT_NUMBER, .unit = "",
+               .description = "Achievable model FLOPs utilization for the kernel family"},
+    [O_ACHIEVABLE] = {.name = "achievable_flops", .kind = OUT_NUMBER, .unit = "flop/s",
+                      .description = "peak_flops x mfu"},
+    [O_PEAK] = {.name = "peak_flops", .kind = OUT_NUMBER, .unit = "flop/s",
+                .description = "Peak rate at the precision"},
+    [O_OCCUPANCY] = {.name = "overhead_breakdown.occupancy_loss", .kind = OUT_NUMBER, .unit = "",
+                     .description = "Share of peak lost to SM occupancy: 1 - min(1.1 x efficiency, 1)"},
+    [O_STALL] = {.name = "overhead_breakdown.memory_stall", .kind = OUT_NUMBER, .unit = "",
+                 .description = "The rest of 1 - mfu: waiting on data movement"},
 };
 
 static int run_efficiency(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -118,4 +121,6 @@ const solver_desc SOLVER_EFFICIENCY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_efficiency,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"workload_type\":\"attention\","
+                    "\"use_flash_attention\":true,\"efficiency\":0.9}",
 };

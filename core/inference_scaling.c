@@ -46,13 +46,18 @@ static const input_constraint CONSTRAINTS[] = {
 enum { O_TOTAL, O_TTFT, O_ITL, O_TOKENS, O_STEP, O_ENERGY, O_FEASIBLE, O_N };
 
 static const output_desc OUTPUTS[O_N] = {
-    [O_TOTAL] = {"total_reasoning_time", OUT_NUMBER, "ms", "ttft + reasoning_steps x time_per_step", false, false},
-    [O_TTFT] = {"ttft", OUT_NUMBER, "ms", "ServingModel time to first token (batch 1)", false, false},
-    [O_ITL] = {"itl", OUT_NUMBER, "ms", "ServingModel inter-token latency (batch 1)", false, false},
-    [O_TOKENS] = {"tokens_generated", OUT_INTEGER, "", "reasoning_steps x 50", false, false},
-    [O_STEP] = {"time_per_step", OUT_NUMBER, "ms", "50 x itl", false, false},
-    [O_ENERGY] = {"energy_per_query", OUT_NUMBER, "J", "TDP x total_reasoning_time (0 without a TDP)", false, false},
-    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "ServingModel's memory wall passes", true, false},
+    [O_TOTAL] = {.name = "total_reasoning_time", .kind = OUT_NUMBER, .unit = "ms",
+                 .description = "ttft + reasoning_steps x time_per_step"},
+    [O_TTFT] = {.name = "ttft", .kind = OUT_NUMBER, .unit = "ms",
+                .description = "ServingModel time to first token (batch 1)"},
+    [O_ITL] = {.name = "itl", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "ServingModel inter-token latency (batch 1)"},
+    [O_TOKENS] = {.name = "tokens_generated", .kind = OUT_INTEGER, .unit = "", .description = "reasoning_steps x 50"},
+    [O_STEP] = {.name = "time_per_step", .kind = OUT_NUMBER, .unit = "ms", .description = "50 x itl"},
+    [O_ENERGY] = {.name = "energy_per_query", .kind = OUT_NUMBER, .unit = "J",
+                  .description = "TDP x total_reasoning_time (0 without a TDP)"},
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "ServingModel's memory wall passes", .categorical = true},
 };
 
 static int run_inference_scaling(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -97,4 +102,5 @@ const solver_desc SOLVER_INFERENCE_SCALING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_inference_scaling,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"reasoning_steps\":16}",
 };

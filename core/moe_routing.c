@@ -56,16 +56,17 @@ static const input_constraint CONSTRAINTS[] = {
 
 enum { O_EXPERTS, O_PARAMS, O_MULTIPLIER, O_DISPATCH, O_A2A, O_EP, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_EXPERTS] = {"effective_active_experts", OUT_NUMBER, "", "min(experts, top_k x imbalance)", false, false},
-    [O_PARAMS] = {"effective_active_parameters", OUT_NUMBER, "", "Active parameters x multiplier (a count)", false,
-                  false},
-    [O_MULTIPLIER] = {"active_parameter_multiplier", OUT_NUMBER, "", "Effective active experts / top_k", false,
-                      false},
-    [O_DISPATCH] = {"token_dispatch", OUT_NUMBER, "B", "Routed bytes that cross expert-parallel ranks", false,
-                    false},
-    [O_A2A] = {"all_to_all_latency", OUT_NUMBER, "ms", "All-to-all time (null without a fleet or with ep_size 1)",
-               false, true},
-    [O_EP] = {"ep_size", OUT_INTEGER, "", "Expert-parallel group size", false, false},
+    [O_EXPERTS] = {.name = "effective_active_experts", .kind = OUT_NUMBER, .unit = "",
+                   .description = "min(experts, top_k x imbalance)"},
+    [O_PARAMS] = {.name = "effective_active_parameters", .kind = OUT_NUMBER, .unit = "",
+                  .description = "Active parameters x multiplier (a count)"},
+    [O_MULTIPLIER] = {.name = "active_parameter_multiplier", .kind = OUT_NUMBER, .unit = "",
+                      .description = "Effective active experts / top_k"},
+    [O_DISPATCH] = {.name = "token_dispatch", .kind = OUT_NUMBER, .unit = "B",
+                    .description = "Routed bytes that cross expert-parallel ranks"},
+    [O_A2A] = {.name = "all_to_all_latency", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "All-to-all time (null without a fleet or with ep_size 1)", .nullable = true},
+    [O_EP] = {.name = "ep_size", .kind = OUT_INTEGER, .unit = "", .description = "Expert-parallel group size"},
 };
 
 static int run_moe_routing(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -129,4 +130,6 @@ const solver_desc SOLVER_MOE_ROUTING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_moe_routing,
+    .example_json = "{\"model\":\"Mixtral_8x7B\",\"batch_size\":8,\"seq_len\":4096,\"ep_size\":8,"
+                    "\"routing_imbalance_factor\":1.5,\"fleet\":\"Research_256\"}",
 };

@@ -24,11 +24,14 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_UTIL, O_WAIT, O_QUEUE, O_STABLE, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_UTIL] = {"cluster_utilization", OUT_NUMBER, "", "rho = arrival rate x job duration", false, false},
-    [O_WAIT] = {"avg_wait_time", OUT_NUMBER, "day", "Mean wait before a job starts (null when unstable: infinite)",
-                false, true},
-    [O_QUEUE] = {"avg_queue_length", OUT_NUMBER, "", "Mean jobs waiting (null when unstable: infinite)", false, true},
-    [O_STABLE] = {"is_stable", OUT_BOOLEAN, "", "rho < 1: the queue drains", true, false},
+    [O_UTIL] = {.name = "cluster_utilization", .kind = OUT_NUMBER, .unit = "",
+                .description = "rho = arrival rate x job duration"},
+    [O_WAIT] = {.name = "avg_wait_time", .kind = OUT_NUMBER, .unit = "day",
+                .description = "Mean wait before a job starts (null when unstable: infinite)", .nullable = true},
+    [O_QUEUE] = {.name = "avg_queue_length", .kind = OUT_NUMBER, .unit = "",
+                 .description = "Mean jobs waiting (null when unstable: infinite)", .nullable = true},
+    [O_STABLE] = {.name = "is_stable", .kind = OUT_BOOLEAN, .unit = "",
+                  .description = "rho < 1: the queue drains", .categorical = true},
 };
 
 static int run_orchestration(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -73,4 +76,5 @@ const solver_desc SOLVER_ORCHESTRATION = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_orchestration,
+    .example_json = "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":4,\"avg_job_duration_days\":0.2}",
 };

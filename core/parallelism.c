@@ -86,42 +86,48 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_TP, O_PP, O_DP, O_MFU, O_STEP, O_THROUGHPUT, O_SEARCHED, O_MICRO, O_ZERO, O_CKPT, O_MEMORY, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_TP] = {"best_config.tp", OUT_INTEGER, "", "Tensor-parallel degree", true, false},
-    [O_PP] = {"best_config.pp", OUT_INTEGER, "", "Pipeline-parallel degree", true, false},
-    [O_DP] = {"best_config.dp", OUT_INTEGER, "", "Data-parallel replicas", true, false},
-    [O_MFU] = {"best_mfu", OUT_NUMBER, "", "Scaling efficiency x efficiency of the best split", false, false},
-    [O_STEP] = {"best_step_time", OUT_NUMBER, "ms", "Step latency of the best split", false, false},
-    [O_THROUGHPUT] = {"best_throughput", OUT_NUMBER, "1/s", "Effective throughput of the best split", false, false},
-    [O_SEARCHED] = {"total_searched", OUT_INTEGER, "",
-                    "mlsysim: splits that passed the screen and were priced; exhaustive: configurations sized",
-                    false, false},
-    [O_MICRO] = {"best_microbatches", OUT_INTEGER, "", "Pipeline microbatches of the best configuration", true,
-                 false},
-    [O_ZERO] = {"best_zero_stage", OUT_INTEGER, "", "ZeRO stage of the best configuration (mlsysim mode: 0)", true,
-                false},
-    [O_CKPT] = {"best_activation_checkpointing", OUT_STRING, "",
-                "none or full: whether the best configuration recomputes activations", true, false},
-    [O_MEMORY] = {"best_memory_per_accelerator", OUT_NUMBER, "B",
-                  "Training memory per accelerator of the best configuration (exhaustive mode; null in mlsysim "
-                  "mode, whose screen is cruder)",
-                  false, true},
+    [O_TP] = {.name = "best_config.tp", .kind = OUT_INTEGER, .unit = "",
+              .description = "Tensor-parallel degree", .categorical = true},
+    [O_PP] = {.name = "best_config.pp", .kind = OUT_INTEGER, .unit = "",
+              .description = "Pipeline-parallel degree", .categorical = true},
+    [O_DP] = {.name = "best_config.dp", .kind = OUT_INTEGER, .unit = "",
+              .description = "Data-parallel replicas", .categorical = true},
+    [O_MFU] = {.name = "best_mfu", .kind = OUT_NUMBER, .unit = "",
+               .description = "Scaling efficiency x efficiency of the best split"},
+    [O_STEP] = {.name = "best_step_time", .kind = OUT_NUMBER, .unit = "ms",
+                .description = "Step latency of the best split"},
+    [O_THROUGHPUT] = {.name = "best_throughput", .kind = OUT_NUMBER, .unit = "1/s",
+                      .description = "Effective throughput of the best split"},
+    [O_SEARCHED] = {.name = "total_searched", .kind = OUT_INTEGER, .unit = "",
+                    .description = "mlsysim: splits that passed the screen and were priced; exhaustive: "
+                                   "configurations sized"},
+    [O_MICRO] = {.name = "best_microbatches", .kind = OUT_INTEGER, .unit = "",
+                 .description = "Pipeline microbatches of the best configuration", .categorical = true},
+    [O_ZERO] = {.name = "best_zero_stage", .kind = OUT_INTEGER, .unit = "",
+                .description = "ZeRO stage of the best configuration (mlsysim mode: 0)", .categorical = true},
+    [O_CKPT] = {.name = "best_activation_checkpointing", .kind = OUT_STRING, .unit = "",
+                .description = "none or full: whether the best configuration recomputes activations",
+                .categorical = true},
+    [O_MEMORY] = {.name = "best_memory_per_accelerator", .kind = OUT_NUMBER, .unit = "B",
+                  .description = "Training memory per accelerator of the best configuration (exhaustive mode; null in "
+                                 "mlsysim mode, whose screen is cruder)", .nullable = true},
 };
 
 enum { C_TP, C_PP, C_DP, C_MICRO, C_ZERO, C_CKPT, C_STEP, C_MFU, C_THROUGHPUT, C_BUBBLE, C_MEMORY, C_N };
 static const output_desc COLUMNS[C_N] = {
-    [C_TP] = {"tp", OUT_INTEGER, "", "Tensor-parallel degree", false, false},
-    [C_PP] = {"pp", OUT_INTEGER, "", "Pipeline-parallel degree", false, false},
-    [C_DP] = {"dp", OUT_INTEGER, "", "Data-parallel replicas", false, false},
-    [C_MICRO] = {"microbatches", OUT_INTEGER, "", "Pipeline microbatches", false, false},
-    [C_ZERO] = {"zero_stage", OUT_INTEGER, "", "ZeRO stage (the lowest that fits)", false, false},
-    [C_CKPT] = {"activation_checkpointing", OUT_STRING, "", "none or full", false, false},
-    [C_STEP] = {"step_time", OUT_NUMBER, "ms", "Step latency", false, false},
-    [C_MFU] = {"mfu", OUT_NUMBER, "", "Scaling efficiency x efficiency", false, false},
-    [C_THROUGHPUT] = {"throughput", OUT_NUMBER, "1/s", "Effective throughput", false, false},
-    [C_BUBBLE] = {"bubble_fraction", OUT_NUMBER, "", "Pipeline bubble fraction", false, false},
-    [C_MEMORY] = {"memory_per_accelerator", OUT_NUMBER, "B", "Training memory per accelerator (null in mlsysim "
-                                                            "mode)",
-                  false, true},
+    [C_TP] = {.name = "tp", .kind = OUT_INTEGER, .unit = "", .description = "Tensor-parallel degree"},
+    [C_PP] = {.name = "pp", .kind = OUT_INTEGER, .unit = "", .description = "Pipeline-parallel degree"},
+    [C_DP] = {.name = "dp", .kind = OUT_INTEGER, .unit = "", .description = "Data-parallel replicas"},
+    [C_MICRO] = {.name = "microbatches", .kind = OUT_INTEGER, .unit = "", .description = "Pipeline microbatches"},
+    [C_ZERO] = {.name = "zero_stage", .kind = OUT_INTEGER, .unit = "",
+                .description = "ZeRO stage (the lowest that fits)"},
+    [C_CKPT] = {.name = "activation_checkpointing", .kind = OUT_STRING, .unit = "", .description = "none or full"},
+    [C_STEP] = {.name = "step_time", .kind = OUT_NUMBER, .unit = "ms", .description = "Step latency"},
+    [C_MFU] = {.name = "mfu", .kind = OUT_NUMBER, .unit = "", .description = "Scaling efficiency x efficiency"},
+    [C_THROUGHPUT] = {.name = "throughput", .kind = OUT_NUMBER, .unit = "1/s", .description = "Effective throughput"},
+    [C_BUBBLE] = {.name = "bubble_fraction", .kind = OUT_NUMBER, .unit = "", .description = "Pipeline bubble fraction"},
+    [C_MEMORY] = {.name = "memory_per_accelerator", .kind = OUT_NUMBER, .unit = "B",
+                  .description = "Training memory per accelerator (null in mlsysim mode)", .nullable = true},
 };
 
 static const table_desc TABLE = {
@@ -457,4 +463,5 @@ const solver_desc SOLVER_PARALLELISM = {
     .n_outputs = O_N,
     .table = &TABLE,
     .run = run_parallelism,
+    .example_json = "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256}",
 };

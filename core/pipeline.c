@@ -74,72 +74,76 @@ enum {
     O_CORES_PER_ACC, O_ACC_MAX, O_FETCH_STALL, O_PREP_STALL, O_EPOCH, O_N
 };
 static const output_desc OUTPUTS[O_N] = {
-    [O_ACC_STEP] = {"accelerator_step_time", OUT_NUMBER, "ms", "single_node latency of one batch", false, false},
-    [O_ACC_BOTTLENECK] = {"accelerator_bottleneck", OUT_STRING, "", "single_node bottleneck: Compute or Memory",
-                          true, false},
-    [O_TRANSFORM] = {"transform_time", OUT_NUMBER, "ms", "CPU preprocessing time of one step (all the node's batches)",
-                     false, false},
-    [O_STORAGE_TIME] = {"storage_time", OUT_NUMBER, "ms",
-                        "Time to fetch one step's batches from cache and storage (0 when no supply path)", false,
-                        false},
-    [O_STEP] = {"step_time", OUT_NUMBER, "ms", "max(accelerator, CPU, storage): the slowest stage sets the pace",
-                false, false},
-    [O_BINDING] = {"binding_stage", OUT_STRING, "",
-                   "Transformation, Storage, or the accelerator's own bottleneck (Compute / Memory)", true, false},
-    [O_ACC_UTIL] = {"accelerator_utilization", OUT_NUMBER, "", "accelerator_step_time / step_time", false, false},
-    [O_THROUGHPUT] = {"throughput", OUT_NUMBER, "1/s", "Samples per second per accelerator: batch_size / step_time",
-                      false, false},
-    [O_SLOWDOWN] = {"slowdown_factor", OUT_NUMBER, "", "step_time / accelerator_step_time", false, false},
-    [O_DEMAND] = {"data_demand_bw", OUT_NUMBER, "GB/s",
-                  "Bytes the node's accelerators consume per second: accelerators_per_node x batch bytes / "
-                  "accelerator step time",
-                  false, false},
-    [O_SUPPLY] = {"storage_supply_bw", OUT_NUMBER, "GB/s", "Storage supply bandwidth used", false, false},
-    [O_PATH] = {"storage_path", OUT_STRING, "", "Storage, Interconnect, Override or Unknown", true, false},
-    [O_STORAGE_UTIL] = {"storage_utilization", OUT_NUMBER, "",
-                        "Demand / supply of the fetch path: storage_time / accelerator_step_time (null when no "
-                        "supply path)",
-                        false, true},
-    [O_STORAGE_STALLED] = {"storage_stalled", OUT_BOOLEAN, "", "storage_utilization > 1", true, false},
-    [O_CPU] = {"cpu_throughput", OUT_NUMBER, "GB/s", "CPU preprocessing throughput of the node used", false, false},
-    [O_CPU_NEEDED] = {"cpu_throughput_needed", OUT_NUMBER, "GB/s",
-                      "CPU throughput that keeps up with the node's accelerators", false, false},
-    [O_WORKERS_NEEDED] = {"workers_needed", OUT_INTEGER, "",
-                          "Smallest n with n x per_worker_throughput >= cpu_throughput_needed (per node)", false,
-                          false},
-    [O_PER_WORKER] = {"per_worker_throughput", OUT_NUMBER, "GB/s", "Throughput of one CPU worker", false, false},
-    [O_FEASIBLE] = {"accelerator_feasible", OUT_BOOLEAN, "",
-                    "The model fits in accelerator memory (false: the step includes offloading over the host link)",
-                    true, false},
-    [O_SAMPLE] = {"sample_size_bytes", OUT_NUMBER, "B", "Bytes per sample used (given, or the dataset's decoded "
-                  "sample)", false, false},
-    [O_CACHE_BW] = {"cache_bandwidth", OUT_NUMBER, "GB/s",
-                    "Cache read bandwidth used (null when none was given and the hardware has no host link)", false,
-                    true},
-    [O_CACHE_NEEDED] = {"cache_fraction_needed", OUT_NUMBER, "",
-                        "Smallest cache_fraction at which storage stops binding (0 when it does not bind uncached; "
-                        "null when even a full cache binds or there is no cache bandwidth)",
-                        false, true},
-    [O_NODE_THROUGHPUT] = {"node_throughput", OUT_NUMBER, "1/s",
-                           "Samples per second of the node: accelerators_per_node x throughput", false, false},
-    [O_CORES_PER_ACC] = {"cpu_cores_per_accelerator_needed", OUT_NUMBER, "",
-                         "CPU workers (cores at per_worker_throughput) one accelerator needs: batch bytes / "
-                         "accelerator step time / per_worker_throughput",
-                         false, false},
-    [O_ACC_MAX] = {"accelerators_per_node_max", OUT_INTEGER, "",
-                   "Most accelerators the node's storage, cache and CPU feed without stalling (null when a batch "
-                   "has no bytes)",
-                   false, true},
-    [O_FETCH_STALL] = {"fetch_stall_fraction", OUT_NUMBER, "",
-                       "Share of the step the accelerator waits for storage: (step - max(accelerator, CPU)) / step",
-                       false, false},
-    [O_PREP_STALL] = {"prep_stall_fraction", OUT_NUMBER, "",
-                      "Share of the step the accelerator waits for the CPU: (max(accelerator, CPU) - accelerator) / "
-                      "step",
-                      false, false},
-    [O_EPOCH] = {"epoch_time", OUT_NUMBER, "s",
-                 "The dataset's training examples once through at node_throughput (null without a dataset)", false,
-                 true},
+    [O_ACC_STEP] = {.name = "accelerator_step_time", .kind = OUT_NUMBER, .unit = "ms",
+                    .description = "single_node latency of one batch"},
+    [O_ACC_BOTTLENECK] = {.name = "accelerator_bottleneck", .kind = OUT_STRING, .unit = "",
+                          .description = "single_node bottleneck: Compute or Memory", .categorical = true},
+    [O_TRANSFORM] = {.name = "transform_time", .kind = OUT_NUMBER, .unit = "ms",
+                     .description = "CPU preprocessing time of one step (all the node's batches)"},
+    [O_STORAGE_TIME] = {.name = "storage_time", .kind = OUT_NUMBER, .unit = "ms",
+                        .description = "Time to fetch one step's batches from cache and storage (0 when no supply "
+                                       "path)"},
+    [O_STEP] = {.name = "step_time", .kind = OUT_NUMBER, .unit = "ms",
+                .description = "max(accelerator, CPU, storage): the slowest stage sets the pace"},
+    [O_BINDING] = {.name = "binding_stage", .kind = OUT_STRING, .unit = "",
+                   .description = "Transformation, Storage, or the accelerator's own bottleneck (Compute / Memory)",
+                   .categorical = true},
+    [O_ACC_UTIL] = {.name = "accelerator_utilization", .kind = OUT_NUMBER, .unit = "",
+                    .description = "accelerator_step_time / step_time"},
+    [O_THROUGHPUT] = {.name = "throughput", .kind = OUT_NUMBER, .unit = "1/s",
+                      .description = "Samples per second per accelerator: batch_size / step_time"},
+    [O_SLOWDOWN] = {.name = "slowdown_factor", .kind = OUT_NUMBER, .unit = "",
+                    .description = "step_time / accelerator_step_time"},
+    [O_DEMAND] = {.name = "data_demand_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+                  .description = "Bytes the node's accelerators consume per second: accelerators_per_node x batch "
+                                 "bytes / accelerator step time"},
+    [O_SUPPLY] = {.name = "storage_supply_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+                  .description = "Storage supply bandwidth used"},
+    [O_PATH] = {.name = "storage_path", .kind = OUT_STRING, .unit = "",
+                .description = "Storage, Interconnect, Override or Unknown", .categorical = true},
+    [O_STORAGE_UTIL] = {.name = "storage_utilization", .kind = OUT_NUMBER, .unit = "",
+                        .description = "Demand / supply of the fetch path: storage_time / accelerator_step_time (null "
+                                       "when no supply path)", .nullable = true},
+    [O_STORAGE_STALLED] = {.name = "storage_stalled", .kind = OUT_BOOLEAN, .unit = "",
+                           .description = "storage_utilization > 1", .categorical = true},
+    [O_CPU] = {.name = "cpu_throughput", .kind = OUT_NUMBER, .unit = "GB/s",
+               .description = "CPU preprocessing throughput of the node used"},
+    [O_CPU_NEEDED] = {.name = "cpu_throughput_needed", .kind = OUT_NUMBER, .unit = "GB/s",
+                      .description = "CPU throughput that keeps up with the node's accelerators"},
+    [O_WORKERS_NEEDED] = {.name = "workers_needed", .kind = OUT_INTEGER, .unit = "",
+                          .description = "Smallest n with n x per_worker_throughput >= cpu_throughput_needed (per "
+                                         "node)"},
+    [O_PER_WORKER] = {.name = "per_worker_throughput", .kind = OUT_NUMBER, .unit = "GB/s",
+                      .description = "Throughput of one CPU worker"},
+    [O_FEASIBLE] = {.name = "accelerator_feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "The model fits in accelerator memory (false: the step includes offloading over "
+                                   "the host link)", .categorical = true},
+    [O_SAMPLE] = {.name = "sample_size_bytes", .kind = OUT_NUMBER, .unit = "B",
+                  .description = "Bytes per sample used (given, or the dataset's decoded sample)"},
+    [O_CACHE_BW] = {.name = "cache_bandwidth", .kind = OUT_NUMBER, .unit = "GB/s",
+                    .description = "Cache read bandwidth used (null when none was given and the hardware has no host "
+                                   "link)", .nullable = true},
+    [O_CACHE_NEEDED] = {.name = "cache_fraction_needed", .kind = OUT_NUMBER, .unit = "",
+                        .description = "Smallest cache_fraction at which storage stops binding (0 when it does not "
+                                       "bind uncached; null when even a full cache binds or there is no cache "
+                                       "bandwidth)", .nullable = true},
+    [O_NODE_THROUGHPUT] = {.name = "node_throughput", .kind = OUT_NUMBER, .unit = "1/s",
+                           .description = "Samples per second of the node: accelerators_per_node x throughput"},
+    [O_CORES_PER_ACC] = {.name = "cpu_cores_per_accelerator_needed", .kind = OUT_NUMBER, .unit = "",
+                         .description = "CPU workers (cores at per_worker_throughput) one accelerator needs: batch "
+                                        "bytes / accelerator step time / per_worker_throughput"},
+    [O_ACC_MAX] = {.name = "accelerators_per_node_max", .kind = OUT_INTEGER, .unit = "",
+                   .description = "Most accelerators the node's storage, cache and CPU feed without stalling (null "
+                                  "when a batch has no bytes)", .nullable = true},
+    [O_FETCH_STALL] = {.name = "fetch_stall_fraction", .kind = OUT_NUMBER, .unit = "",
+                       .description = "Share of the step the accelerator waits for storage: (step - max(accelerator, "
+                                      "CPU)) / step"},
+    [O_PREP_STALL] = {.name = "prep_stall_fraction", .kind = OUT_NUMBER, .unit = "",
+                      .description = "Share of the step the accelerator waits for the CPU: (max(accelerator, CPU) - "
+                                     "accelerator) / step"},
+    [O_EPOCH] = {.name = "epoch_time", .kind = OUT_NUMBER, .unit = "s",
+                 .description = "The dataset's training examples once through at node_throughput (null without a "
+                                "dataset)", .nullable = true},
 };
 
 /* The node's stages, everything a binding test needs. */
@@ -476,6 +480,8 @@ const solver_desc SOLVER_PIPELINE = {
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .monotone = MONOTONE,
     .run = run_pipeline,
+    .example_json = "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,"
+                    "\"sample_size_bytes\":\"500 KB\",\"cpu_workers\":16,\"is_training\":false}",
 };
 
 /* Runs before main(): fills the input table from the shared roofline rows. */

@@ -35,25 +35,30 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_BEST, O_OBJECTIVE, O_TCO, O_CARBON, O_PUE, O_SEARCHED, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_BEST] = {"best_region", OUT_STRING, "", "Grid key of the region with the lowest objective", true, false},
-    [O_OBJECTIVE] = {"objective_value", OUT_NUMBER, "USD", "TCO + tonnes CO2 x carbon_tax_per_ton there", false,
-                     false},
-    [O_TCO] = {"lowest_tco", OUT_NUMBER, "USD", "TCO in the best region", false, false},
-    [O_CARBON] = {"carbon_footprint", OUT_NUMBER, "t", "Operational carbon in the best region, metric tonnes", false,
-                  false},
-    [O_PUE] = {"pue", OUT_NUMBER, "", "PUE of the best region", false, false},
-    [O_SEARCHED] = {"total_searched", OUT_INTEGER, "", "Regions priced (the names that are grids)", false, false},
+    [O_BEST] = {.name = "best_region", .kind = OUT_STRING, .unit = "",
+                .description = "Grid key of the region with the lowest objective", .categorical = true},
+    [O_OBJECTIVE] = {.name = "objective_value", .kind = OUT_NUMBER, .unit = "USD",
+                     .description = "TCO + tonnes CO2 x carbon_tax_per_ton there"},
+    [O_TCO] = {.name = "lowest_tco", .kind = OUT_NUMBER, .unit = "USD", .description = "TCO in the best region"},
+    [O_CARBON] = {.name = "carbon_footprint", .kind = OUT_NUMBER, .unit = "t",
+                  .description = "Operational carbon in the best region, metric tonnes"},
+    [O_PUE] = {.name = "pue", .kind = OUT_NUMBER, .unit = "", .description = "PUE of the best region"},
+    [O_SEARCHED] = {.name = "total_searched", .kind = OUT_INTEGER, .unit = "",
+                    .description = "Regions priced (the names that are grids)"},
 };
 
 enum { C_REGION, C_OBJECTIVE, C_TCO, C_CARBON, C_WATER, C_PUE, C_N };
 static const output_desc COLUMNS[C_N] = {
-    [C_REGION] = {"region", OUT_STRING, "", "Grid key", false, false},
-    [C_OBJECTIVE] = {"objective", OUT_NUMBER, "USD", "TCO + tonnes CO2 x carbon_tax_per_ton", false, false},
-    [C_TCO] = {"tco", OUT_NUMBER, "USD", "Total cost of ownership of the run there", false, false},
-    [C_CARBON] = {"carbon", OUT_NUMBER, "t", "Operational carbon of the run there, metric tonnes", false, false},
-    [C_WATER] = {"water", OUT_NUMBER, "L", "Water the facility consumes over the run (energy x the grid's WUE)",
-                 false, false},
-    [C_PUE] = {"pue", OUT_NUMBER, "", "PUE of the region", false, false},
+    [C_REGION] = {.name = "region", .kind = OUT_STRING, .unit = "", .description = "Grid key"},
+    [C_OBJECTIVE] = {.name = "objective", .kind = OUT_NUMBER, .unit = "USD",
+                     .description = "TCO + tonnes CO2 x carbon_tax_per_ton"},
+    [C_TCO] = {.name = "tco", .kind = OUT_NUMBER, .unit = "USD",
+               .description = "Total cost of ownership of the run there"},
+    [C_CARBON] = {.name = "carbon", .kind = OUT_NUMBER, .unit = "t",
+                  .description = "Operational carbon of the run there, metric tonnes"},
+    [C_WATER] = {.name = "water", .kind = OUT_NUMBER, .unit = "L",
+                 .description = "Water the facility consumes over the run (energy x the grid's WUE)"},
+    [C_PUE] = {.name = "pue", .kind = OUT_NUMBER, .unit = "", .description = "PUE of the region"},
 };
 
 static const table_desc TABLE = {
@@ -154,4 +159,6 @@ const solver_desc SOLVER_PLACEMENT = {
     .n_outputs = O_N,
     .table = &TABLE,
     .run = run_placement,
+    .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":365,\"regions\":[\"Quebec\",\"Iowa\"],"
+                    "\"carbon_tax_per_ton\":50}",
 };

@@ -30,15 +30,17 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_MTBF, O_PFAIL, O_INTERVAL, O_FAILURES, O_GOODPUT, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_MTBF] = {"fleet_mtbf", OUT_NUMBER, "h", "Mean time between failures of the whole fleet", false, false},
-    [O_PFAIL] = {"failure_probability", OUT_NUMBER, "", "Probability of at least one failure during the job", false,
-                 false},
-    [O_INTERVAL] = {"optimal_checkpoint_interval", OUT_NUMBER, "s",
-                    "Young-Daly interval sqrt(2 x checkpoint time x MTBF)", false, false},
-    [O_FAILURES] = {"expected_failures", OUT_NUMBER, "", "Job duration / fleet MTBF", false, false},
-    [O_GOODPUT] = {"goodput_ratio", OUT_NUMBER, "",
-                   "1 - checkpoint time / interval - recovery time / MTBF, at least 0 (0 without checkpoints)",
-                   false, false},
+    [O_MTBF] = {.name = "fleet_mtbf", .kind = OUT_NUMBER, .unit = "h",
+                .description = "Mean time between failures of the whole fleet"},
+    [O_PFAIL] = {.name = "failure_probability", .kind = OUT_NUMBER, .unit = "",
+                 .description = "Probability of at least one failure during the job"},
+    [O_INTERVAL] = {.name = "optimal_checkpoint_interval", .kind = OUT_NUMBER, .unit = "s",
+                    .description = "Young-Daly interval sqrt(2 x checkpoint time x MTBF)"},
+    [O_FAILURES] = {.name = "expected_failures", .kind = OUT_NUMBER, .unit = "",
+                    .description = "Job duration / fleet MTBF"},
+    [O_GOODPUT] = {.name = "goodput_ratio", .kind = OUT_NUMBER, .unit = "",
+                   .description = "1 - checkpoint time / interval - recovery time / MTBF, at least 0 (0 without "
+                                  "checkpoints)"},
 };
 
 static int run_reliability(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -108,4 +110,5 @@ const solver_desc SOLVER_RELIABILITY = {
     .n_outputs = O_N,
     .monotone = MONOTONE,
     .run = run_reliability,
+    .example_json = "{\"fleet\":\"Training_1K\",\"job_duration_hours\":720,\"checkpoint_time_s\":120}",
 };

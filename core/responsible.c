@@ -27,11 +27,12 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_SLOWDOWN, O_TIME, O_DATA, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_SLOWDOWN] = {"dp_slowdown_factor", OUT_NUMBER, "", "DP-SGD step slowdown: 1 + 2 / epsilon", false, false},
-    [O_TIME] = {"effective_training_time", OUT_NUMBER, "s", "base_training_time x dp_slowdown_factor", false,
-                false},
-    [O_DATA] = {"additional_data_requirement", OUT_NUMBER, "",
-                "Data multiplier for the rarest subgroup: 1 / min_subgroup_prevalence", false, false},
+    [O_SLOWDOWN] = {.name = "dp_slowdown_factor", .kind = OUT_NUMBER, .unit = "",
+                    .description = "DP-SGD step slowdown: 1 + 2 / epsilon"},
+    [O_TIME] = {.name = "effective_training_time", .kind = OUT_NUMBER, .unit = "s",
+                .description = "base_training_time x dp_slowdown_factor"},
+    [O_DATA] = {.name = "additional_data_requirement", .kind = OUT_NUMBER, .unit = "",
+                .description = "Data multiplier for the rarest subgroup: 1 / min_subgroup_prevalence"},
 };
 
 static int run_responsible(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -59,4 +60,5 @@ const solver_desc SOLVER_RESPONSIBLE_ENGINEERING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_responsible,
+    .example_json = "{\"base_training_time\":\"10 day\",\"epsilon\":0.1,\"min_subgroup_prevalence\":0.2}",
 };

@@ -30,13 +30,14 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_PARAMS, O_TOKENS, O_BUDGET, O_RATIO, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_PARAMS] = {"optimal_parameters", OUT_NUMBER, "", "Parameters: sqrt(C / 120), or the target size", false,
-                  false},
-    [O_TOKENS] = {"optimal_tokens", OUT_NUMBER, "", "Training tokens: 20 x parameters, or C / (6 x target)", false,
-                  false},
-    [O_BUDGET] = {"compute_budget", OUT_NUMBER, "flop", "The budget in operations", false, false},
-    [O_RATIO] = {"tokens_per_parameter", OUT_NUMBER, "", "optimal_tokens / optimal_parameters (0 at no budget)",
-                 false, false},
+    [O_PARAMS] = {.name = "optimal_parameters", .kind = OUT_NUMBER, .unit = "",
+                  .description = "Parameters: sqrt(C / 120), or the target size"},
+    [O_TOKENS] = {.name = "optimal_tokens", .kind = OUT_NUMBER, .unit = "",
+                  .description = "Training tokens: 20 x parameters, or C / (6 x target)"},
+    [O_BUDGET] = {.name = "compute_budget", .kind = OUT_NUMBER, .unit = "flop",
+                  .description = "The budget in operations"},
+    [O_RATIO] = {.name = "tokens_per_parameter", .kind = OUT_NUMBER, .unit = "",
+                 .description = "optimal_tokens / optimal_parameters (0 at no budget)"},
 };
 
 static int run_scaling(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -82,4 +83,5 @@ const solver_desc SOLVER_SCALING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_scaling,
+    .example_json = "{\"compute_budget\":\"1000 day\",\"target_model_size\":8e9}",
 };

@@ -37,19 +37,19 @@ static const char *const PARAMETERS[P_N] = {"peak_flops", "memory_bandwidth", "m
 
 enum { O_S_FLOPS, O_S_BANDWIDTH, O_S_CAPACITY, O_BINDING, O_BASELINE, O_FEASIBLE, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_S_FLOPS] = {"sensitivities.peak_flops", OUT_NUMBER, "",
-                   "Relative latency change when peak compute (every precision) is raised", false, false},
-    [O_S_BANDWIDTH] = {"sensitivities.memory_bandwidth", OUT_NUMBER, "",
-                       "Relative latency change when memory bandwidth is raised", false, false},
-    [O_S_CAPACITY] = {"sensitivities.memory_capacity", OUT_NUMBER, "",
-                      "Relative latency change when memory capacity is raised", false, false},
-    [O_BINDING] = {"binding_constraint", OUT_STRING, "",
-                   "The parameter with the largest |sensitivity|: peak_flops, memory_bandwidth or "
-                   "memory_capacity",
-                   true, false},
-    [O_BASELINE] = {"baseline_latency", OUT_NUMBER, "ms", "Latency of the unperturbed roofline (batch 1)", false,
-                    false},
-    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "The baseline fits in device memory", true, false},
+    [O_S_FLOPS] = {.name = "sensitivities.peak_flops", .kind = OUT_NUMBER, .unit = "",
+                   .description = "Relative latency change when peak compute (every precision) is raised"},
+    [O_S_BANDWIDTH] = {.name = "sensitivities.memory_bandwidth", .kind = OUT_NUMBER, .unit = "",
+                       .description = "Relative latency change when memory bandwidth is raised"},
+    [O_S_CAPACITY] = {.name = "sensitivities.memory_capacity", .kind = OUT_NUMBER, .unit = "",
+                      .description = "Relative latency change when memory capacity is raised"},
+    [O_BINDING] = {.name = "binding_constraint", .kind = OUT_STRING, .unit = "",
+                   .description = "The parameter with the largest |sensitivity|: peak_flops, memory_bandwidth or "
+                                  "memory_capacity", .categorical = true},
+    [O_BASELINE] = {.name = "baseline_latency", .kind = OUT_NUMBER, .unit = "ms",
+                    .description = "Latency of the unperturbed roofline (batch 1)"},
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "The baseline fits in device memory", .categorical = true},
 };
 
 static int check_perturbation(const solver_inputs *in, solver_error *err)
@@ -145,4 +145,5 @@ const solver_desc SOLVER_SENSITIVITY = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_sensitivity,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"H200\",\"precision\":\"int8\",\"perturbation_pct\":50}",
 };

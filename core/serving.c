@@ -156,26 +156,32 @@ enum {
 };
 
 static const output_desc OUTPUTS[O_N] = {
-    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "Weights + KV cache (+ draft weights) fit the decode node's memory",
-                    true, false},
-    [O_TTFT] = {"ttft", OUT_NUMBER, "ms",
-                "Time to first token: prefill of the uncached tokens + dispatch per chunk (+ KV transfer when "
-                "disaggregated)",
-                false, false},
-    [O_ITL] = {"itl", OUT_NUMBER, "ms",
-               "Inter-token latency: (weights + KV cache) / memory bandwidth + per-layer tax (speculative: per "
-               "expected accepted token)",
-               false, false},
-    [O_KV] = {"kv_cache", OUT_NUMBER, "B", "KV cache of the whole batch at seq_len", false, false},
-    [O_WEIGHTS] = {"model_weights", OUT_NUMBER, "B", "Weights: parameters x bytes per element", false, false},
-    [O_TOTAL] = {"total_memory", OUT_NUMBER, "B", "Weights + KV cache (+ draft weights)", false, false},
-    [O_MEM_UTIL] = {"memory_utilization", OUT_NUMBER, "", "total_memory / decode node memory", false, false},
-    [O_HIT] = {"prompt_cache_hit_ratio", OUT_NUMBER, "", "cached_prefix_len / seq_len", false, false},
-    [O_CHUNKS] = {"prefill_chunks", OUT_INTEGER, "", "Prefill chunks (1 without chunking)", false, false},
-    [O_CHUNK_TIME] = {"prefill_chunk_time", OUT_NUMBER, "ms", "Slowest prefill chunk (null without chunking)",
-                      false, true},
-    [O_STALL] = {"decode_stall_bound", OUT_NUMBER, "ms",
-                 "Longest a prefill chunk can stall ongoing decodes (null without chunking)", false, true},
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "Weights + KV cache (+ draft weights) fit the decode node's memory",
+                    .categorical = true},
+    [O_TTFT] = {.name = "ttft", .kind = OUT_NUMBER, .unit = "ms",
+                .description = "Time to first token: prefill of the uncached tokens + dispatch per chunk (+ KV "
+                               "transfer when disaggregated)"},
+    [O_ITL] = {.name = "itl", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "Inter-token latency: (weights + KV cache) / memory bandwidth + per-layer tax "
+                              "(speculative: per expected accepted token)"},
+    [O_KV] = {.name = "kv_cache", .kind = OUT_NUMBER, .unit = "B",
+              .description = "KV cache of the whole batch at seq_len"},
+    [O_WEIGHTS] = {.name = "model_weights", .kind = OUT_NUMBER, .unit = "B",
+                   .description = "Weights: parameters x bytes per element"},
+    [O_TOTAL] = {.name = "total_memory", .kind = OUT_NUMBER, .unit = "B",
+                 .description = "Weights + KV cache (+ draft weights)"},
+    [O_MEM_UTIL] = {.name = "memory_utilization", .kind = OUT_NUMBER, .unit = "",
+                    .description = "total_memory / decode node memory"},
+    [O_HIT] = {.name = "prompt_cache_hit_ratio", .kind = OUT_NUMBER, .unit = "",
+               .description = "cached_prefix_len / seq_len"},
+    [O_CHUNKS] = {.name = "prefill_chunks", .kind = OUT_INTEGER, .unit = "",
+                  .description = "Prefill chunks (1 without chunking)"},
+    [O_CHUNK_TIME] = {.name = "prefill_chunk_time", .kind = OUT_NUMBER, .unit = "ms",
+                      .description = "Slowest prefill chunk (null without chunking)", .nullable = true},
+    [O_STALL] = {.name = "decode_stall_bound", .kind = OUT_NUMBER, .unit = "ms",
+                 .description = "Longest a prefill chunk can stall ongoing decodes (null without chunking)",
+                 .nullable = true},
 };
 
 /* ServingModel's constraint trace (most of a solve's time: five numbers
@@ -289,4 +295,7 @@ const solver_desc SOLVER_SERVING = {
     .monotone = MONOTONE,
     .run = run_serving,
     .measured_families = serving_families,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":4096,\"batch_size\":4,"
+                    "\"decode_hardware\":\"A100\",\"network_bandwidth\":\"400 Gbps\",\"prefill_chunk_tokens\":1024,"
+                    "\"draft_model\":\"GPT2_Small\"}",
 };

@@ -1,6 +1,10 @@
 /* solver.c - the registry of solvers and the helpers every run() uses.
  * Adding a solver = one file in core/ exporting a solver_desc + one line in
- * REGISTRY below. Nothing else in the service names a solver. */
+ * SOLVERS below. Every fact about a solver belongs in its descriptor: the
+ * server, the catalog and the dashboard are meant to reach solvers only
+ * through this registry (solver_count, solver_at, solver_find) and the
+ * descriptors, never by naming one (tests and benchmarks do name the solvers
+ * they exercise). */
 #include "core/solver.h"
 
 #include <math.h>
@@ -13,67 +17,43 @@
 
 const char *const CALIBRATION_MODES[] = {"mlsysim", "measured", NULL};
 
-extern const solver_desc SOLVER_SINGLE_NODE;
-extern const solver_desc SOLVER_DATA;
-extern const solver_desc SOLVER_TRANSFORMATION;
-extern const solver_desc SOLVER_PIPELINE;
-extern const solver_desc SOLVER_COMPRESSION;
-extern const solver_desc SOLVER_EFFICIENCY;
-extern const solver_desc SOLVER_SENSITIVITY;
-extern const solver_desc SOLVER_SYNTHESIS;
-extern const solver_desc SOLVER_RESPONSIBLE_ENGINEERING;
-extern const solver_desc SOLVER_SCALING;
-extern const solver_desc SOLVER_SUSTAINABILITY;
-extern const solver_desc SOLVER_ECONOMICS;
-extern const solver_desc SOLVER_RELIABILITY;
-extern const solver_desc SOLVER_ORCHESTRATION;
-extern const solver_desc SOLVER_PLACEMENT;
-extern const solver_desc SOLVER_TRAINING_MEMORY;
-extern const solver_desc SOLVER_CHECKPOINT;
-extern const solver_desc SOLVER_DISTRIBUTED;
-extern const solver_desc SOLVER_MOE_ROUTING;
-extern const solver_desc SOLVER_TOPOLOGY;
-extern const solver_desc SOLVER_NETWORK_ROOFLINE;
-extern const solver_desc SOLVER_PARALLELISM;
-extern const solver_desc SOLVER_SERVING;
-extern const solver_desc SOLVER_CONTINUOUS_BATCHING;
-extern const solver_desc SOLVER_SERVING_CAPACITY;
-extern const solver_desc SOLVER_WEIGHT_STREAMING;
-extern const solver_desc SOLVER_TAIL_LATENCY;
-extern const solver_desc SOLVER_INFERENCE_SCALING;
-extern const solver_desc SOLVER_BATCHING_OPTIMIZER;
+/* The registry, one line per solver, in the order GET /solvers lists them:
+ * X(descriptor) names the solver_desc its core/ file exports. */
+#define SOLVERS(X) \
+    X(SOLVER_SINGLE_NODE)             \
+    X(SOLVER_DATA)                    \
+    X(SOLVER_TRANSFORMATION)          \
+    X(SOLVER_PIPELINE)                \
+    X(SOLVER_COMPRESSION)             \
+    X(SOLVER_EFFICIENCY)              \
+    X(SOLVER_SENSITIVITY)             \
+    X(SOLVER_SYNTHESIS)               \
+    X(SOLVER_RESPONSIBLE_ENGINEERING) \
+    X(SOLVER_SCALING)                 \
+    X(SOLVER_SUSTAINABILITY)          \
+    X(SOLVER_ECONOMICS)               \
+    X(SOLVER_RELIABILITY)             \
+    X(SOLVER_ORCHESTRATION)           \
+    X(SOLVER_PLACEMENT)               \
+    X(SOLVER_TRAINING_MEMORY)         \
+    X(SOLVER_CHECKPOINT)              \
+    X(SOLVER_DISTRIBUTED)             \
+    X(SOLVER_MOE_ROUTING)             \
+    X(SOLVER_TOPOLOGY)                \
+    X(SOLVER_NETWORK_ROOFLINE)        \
+    X(SOLVER_PARALLELISM)             \
+    X(SOLVER_SERVING)                 \
+    X(SOLVER_CONTINUOUS_BATCHING)     \
+    X(SOLVER_SERVING_CAPACITY)        \
+    X(SOLVER_WEIGHT_STREAMING)        \
+    X(SOLVER_TAIL_LATENCY)            \
+    X(SOLVER_INFERENCE_SCALING)       \
+    X(SOLVER_BATCHING_OPTIMIZER)
 
-static const solver_desc *const REGISTRY[] = {
-    &SOLVER_SINGLE_NODE,
-    &SOLVER_DATA,
-    &SOLVER_TRANSFORMATION,
-    &SOLVER_PIPELINE,
-    &SOLVER_COMPRESSION,
-    &SOLVER_EFFICIENCY,
-    &SOLVER_SENSITIVITY,
-    &SOLVER_SYNTHESIS,
-    &SOLVER_RESPONSIBLE_ENGINEERING,
-    &SOLVER_SCALING,
-    &SOLVER_SUSTAINABILITY,
-    &SOLVER_ECONOMICS,
-    &SOLVER_RELIABILITY,
-    &SOLVER_ORCHESTRATION,
-    &SOLVER_PLACEMENT,
-    &SOLVER_TRAINING_MEMORY,
-    &SOLVER_CHECKPOINT,
-    &SOLVER_DISTRIBUTED,
-    &SOLVER_MOE_ROUTING,
-    &SOLVER_TOPOLOGY,
-    &SOLVER_NETWORK_ROOFLINE,
-    &SOLVER_PARALLELISM,
-    &SOLVER_SERVING,
-    &SOLVER_CONTINUOUS_BATCHING,
-    &SOLVER_SERVING_CAPACITY,
-    &SOLVER_WEIGHT_STREAMING,
-    &SOLVER_TAIL_LATENCY,
-    &SOLVER_INFERENCE_SCALING,
-    &SOLVER_BATCHING_OPTIMIZER,
-};
+#define DECLARE_SOLVER(desc) extern const solver_desc desc;
+SOLVERS(DECLARE_SOLVER)
+#define SOLVER_ENTRY(desc) &desc,
+static const solver_desc *const REGISTRY[] = {SOLVERS(SOLVER_ENTRY)};
 
 size_t solver_count(void) { return sizeof REGISTRY / sizeof REGISTRY[0]; }
 

@@ -289,6 +289,11 @@ typedef struct solver_desc {
      * bands (at most SOLVER_MAX_BANDS) and returns how many; in == NULL asks
      * for every family it can be checked by. NULL: none, no error band. */
     int (*measured_families)(const solver_inputs *in, solver_band *bands);
+    /* A worked example: the "inputs" object of a request, as JSON text (catalog
+     * ids by key, quantities as strings with their unit). It answers 200 in
+     * every catalog edition; the API tests and the benchmarks take each
+     * solver's example from here. */
+    const char *example_json;
 } solver_desc;
 
 /* Registry */

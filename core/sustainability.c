@@ -26,15 +26,18 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_IT, O_TOTAL, O_CARBON, O_WATER, O_PUE, O_REGION, O_EMBODIED, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_IT] = {"it_energy", OUT_NUMBER, "kWh", "Energy the accelerators draw", false, false},
-    [O_TOTAL] = {"total_energy", OUT_NUMBER, "kWh", "Facility energy: IT energy x PUE", false, false},
-    [O_CARBON] = {"carbon_footprint", OUT_NUMBER, "kg", "Operational (facility energy x grid intensity) + embodied",
-                  false, false},
-    [O_WATER] = {"water_usage", OUT_NUMBER, "L", "Facility energy x the region's WUE", false, false},
-    [O_PUE] = {"pue", OUT_NUMBER, "", "Power usage effectiveness applied", false, false},
-    [O_REGION] = {"region_name", OUT_STRING, "", "Display name of the grid whose carbon intensity applied", true,
-                  false},
-    [O_EMBODIED] = {"embodied_carbon", OUT_NUMBER, "kg", "embodied_carbon_per_device x accelerators", false, false},
+    [O_IT] = {.name = "it_energy", .kind = OUT_NUMBER, .unit = "kWh", .description = "Energy the accelerators draw"},
+    [O_TOTAL] = {.name = "total_energy", .kind = OUT_NUMBER, .unit = "kWh",
+                 .description = "Facility energy: IT energy x PUE"},
+    [O_CARBON] = {.name = "carbon_footprint", .kind = OUT_NUMBER, .unit = "kg",
+                  .description = "Operational (facility energy x grid intensity) + embodied"},
+    [O_WATER] = {.name = "water_usage", .kind = OUT_NUMBER, .unit = "L",
+                 .description = "Facility energy x the region's WUE"},
+    [O_PUE] = {.name = "pue", .kind = OUT_NUMBER, .unit = "", .description = "Power usage effectiveness applied"},
+    [O_REGION] = {.name = "region_name", .kind = OUT_STRING, .unit = "",
+                  .description = "Display name of the grid whose carbon intensity applied", .categorical = true},
+    [O_EMBODIED] = {.name = "embodied_carbon", .kind = OUT_NUMBER, .unit = "kg",
+                    .description = "embodied_carbon_per_device x accelerators"},
 };
 
 static int run_sustainability(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -75,4 +78,5 @@ const solver_desc SOLVER_SUSTAINABILITY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_sustainability,
+    .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":30,\"datacenter\":\"France_Nuclear\",\"mfu\":0.4}",
 };

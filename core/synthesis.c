@@ -39,34 +39,35 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_BW, O_FLOPS, O_MEMORY, O_RATIO, O_SIZE, O_OPS, O_COUNT, O_CHEAPEST, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_BW] = {"required_bw", OUT_NUMBER, "GB/s", "Bandwidth to stream the weights once within the target", false,
-              false},
-    [O_FLOPS] = {"required_flops", OUT_NUMBER, "flop/s", "Peak rate to compute one pass within the target at "
-                                                          "the given efficiency",
-                 false, false},
-    [O_MEMORY] = {"required_memory", OUT_NUMBER, "B", "Memory to hold the weights", false, false},
-    [O_RATIO] = {"compute_memory_ratio", OUT_NUMBER, "flop/B",
-                 "required_flops / required_bw: the balance point of a matching accelerator", false, false},
-    [O_SIZE] = {"model_size", OUT_NUMBER, "B", "Weight bytes at the precision", false, false},
-    [O_OPS] = {"total_ops", OUT_NUMBER, "flop", "Operations of one pass", false, false},
-    [O_COUNT] = {"qualifying_count", OUT_INTEGER, "", "Candidates that meet all three requirements", false, false},
-    [O_CHEAPEST] = {"cheapest_qualifying", OUT_STRING, "",
-                    "First of `qualifying`: the cheapest accelerator that meets the requirements (null when none "
-                    "does)",
-                    true, true},
+    [O_BW] = {.name = "required_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+              .description = "Bandwidth to stream the weights once within the target"},
+    [O_FLOPS] = {.name = "required_flops", .kind = OUT_NUMBER, .unit = "flop/s",
+                 .description = "Peak rate to compute one pass within the target at the given efficiency"},
+    [O_MEMORY] = {.name = "required_memory", .kind = OUT_NUMBER, .unit = "B",
+                  .description = "Memory to hold the weights"},
+    [O_RATIO] = {.name = "compute_memory_ratio", .kind = OUT_NUMBER, .unit = "flop/B",
+                 .description = "required_flops / required_bw: the balance point of a matching accelerator"},
+    [O_SIZE] = {.name = "model_size", .kind = OUT_NUMBER, .unit = "B", .description = "Weight bytes at the precision"},
+    [O_OPS] = {.name = "total_ops", .kind = OUT_NUMBER, .unit = "flop", .description = "Operations of one pass"},
+    [O_COUNT] = {.name = "qualifying_count", .kind = OUT_INTEGER, .unit = "",
+                 .description = "Candidates that meet all three requirements"},
+    [O_CHEAPEST] = {.name = "cheapest_qualifying", .kind = OUT_STRING, .unit = "",
+                    .description = "First of `qualifying`: the cheapest accelerator that meets the requirements (null "
+                                   "when none does)", .categorical = true, .nullable = true},
 };
 
 enum { C_HARDWARE, C_COST, C_PEAK, C_BW, C_MEMORY, C_LATENCY, C_N };
 static const output_desc COLUMNS[C_N] = {
-    [C_HARDWARE] = {"hardware", OUT_STRING, "", "Hardware key", false, false},
-    [C_COST] = {"unit_cost", OUT_NUMBER, "USD", "Unit cost, null when the catalog gives none", false, true},
-    [C_PEAK] = {"peak_flops", OUT_NUMBER, "flop/s", "Peak rate at the precision", false, false},
-    [C_BW] = {"memory_bandwidth", OUT_NUMBER, "GB/s", "Memory bandwidth", false, false},
-    [C_MEMORY] = {"memory_capacity", OUT_NUMBER, "B", "Memory capacity", false, false},
-    [C_LATENCY] = {"latency", OUT_NUMBER, "ms",
-                   "One pass on it by the same model: max(weights / bandwidth, ops / (peak x efficiency)), "
-                   "at most the target",
-                   false, false},
+    [C_HARDWARE] = {.name = "hardware", .kind = OUT_STRING, .unit = "", .description = "Hardware key"},
+    [C_COST] = {.name = "unit_cost", .kind = OUT_NUMBER, .unit = "USD",
+                .description = "Unit cost, null when the catalog gives none", .nullable = true},
+    [C_PEAK] = {.name = "peak_flops", .kind = OUT_NUMBER, .unit = "flop/s",
+                .description = "Peak rate at the precision"},
+    [C_BW] = {.name = "memory_bandwidth", .kind = OUT_NUMBER, .unit = "GB/s", .description = "Memory bandwidth"},
+    [C_MEMORY] = {.name = "memory_capacity", .kind = OUT_NUMBER, .unit = "B", .description = "Memory capacity"},
+    [C_LATENCY] = {.name = "latency", .kind = OUT_NUMBER, .unit = "ms",
+                   .description = "One pass on it by the same model: max(weights / bandwidth, ops / (peak x "
+                                  "efficiency)), at most the target"},
 };
 
 static const table_desc TABLE = {
@@ -194,4 +195,5 @@ const solver_desc SOLVER_SYNTHESIS = {
     .n_outputs = O_N,
     .table = &TABLE,
     .run = run_synthesis,
+    .example_json = "{\"model\":\"GPT2\",\"target_latency\":\"20 ms\",\"precision\":\"int8\",\"efficiency\":0.3}",
 };

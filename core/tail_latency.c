@@ -27,15 +27,16 @@ static const input_desc INPUTS[I_N] = {
 enum { O_P50, O_P99, O_UTIL, O_STABLE, O_HEADROOM, O_N };
 
 static const output_desc OUTPUTS[O_N] = {
-    [O_P50] = {"p50_latency", OUT_NUMBER, "ms", "Median latency: queue wait + service (null when unstable)", false,
-               false},
-    [O_P99] = {"p99_latency", OUT_NUMBER, "ms", "99th-percentile latency: queue wait + service (null when unstable)",
-               false, false},
-    [O_UTIL] = {"queue_utilization", OUT_NUMBER, "", "rho = arrival rate / (replicas x service rate); 1 when unstable",
-                false, false},
-    [O_STABLE] = {"is_stable", OUT_BOOLEAN, "", "rho < 1: the queue does not grow without bound", true, false},
-    [O_HEADROOM] = {"slo_headroom_ratio", OUT_NUMBER, "",
-                    "P99 wait / (5 x service time); above 1 the SLO is at risk; 1 when unstable", false, false},
+    [O_P50] = {.name = "p50_latency", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "Median latency: queue wait + service (null when unstable)"},
+    [O_P99] = {.name = "p99_latency", .kind = OUT_NUMBER, .unit = "ms",
+               .description = "99th-percentile latency: queue wait + service (null when unstable)"},
+    [O_UTIL] = {.name = "queue_utilization", .kind = OUT_NUMBER, .unit = "",
+                .description = "rho = arrival rate / (replicas x service rate); 1 when unstable"},
+    [O_STABLE] = {.name = "is_stable", .kind = OUT_BOOLEAN, .unit = "",
+                  .description = "rho < 1: the queue does not grow without bound", .categorical = true},
+    [O_HEADROOM] = {.name = "slo_headroom_ratio", .kind = OUT_NUMBER, .unit = "",
+                    .description = "P99 wait / (5 x service time); above 1 the SLO is at risk; 1 when unstable"},
 };
 
 static int run_tail_latency(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -72,4 +73,5 @@ const solver_desc SOLVER_TAIL_LATENCY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_tail_latency,
+    .example_json = "{\"arrival_rate_qps\":30,\"service_latency_ms\":100,\"num_replicas\":4}",
 };

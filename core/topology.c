@@ -52,12 +52,13 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_EFFECTIVE, O_BISECTION, O_FRACTION, O_HOPS, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_EFFECTIVE] = {"effective_bw", OUT_NUMBER, "GB/s", "Link bandwidth x beta / oversubscription", false, false},
-    [O_BISECTION] = {"bisection_bw", OUT_NUMBER, "GB/s",
-                     "beta x N/2 links / oversubscription (fat-tree-normalised, as mlsysim)", false, false},
-    [O_FRACTION] = {"bisection_bw_fraction", OUT_NUMBER, "", "beta: bisection relative to a full fat-tree", false,
-                    false},
-    [O_HOPS] = {"hops_avg", OUT_NUMBER, "", "Average hops between two nodes", false, false},
+    [O_EFFECTIVE] = {.name = "effective_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+                     .description = "Link bandwidth x beta / oversubscription"},
+    [O_BISECTION] = {.name = "bisection_bw", .kind = OUT_NUMBER, .unit = "GB/s",
+                     .description = "beta x N/2 links / oversubscription (fat-tree-normalised, as mlsysim)"},
+    [O_FRACTION] = {.name = "bisection_bw_fraction", .kind = OUT_NUMBER, .unit = "",
+                    .description = "beta: bisection relative to a full fat-tree"},
+    [O_HOPS] = {.name = "hops_avg", .kind = OUT_NUMBER, .unit = "", .description = "Average hops between two nodes"},
 };
 
 static int run_topology(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -122,6 +123,7 @@ const solver_desc SOLVER_TOPOLOGY = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_topology,
+    .example_json = "{\"fabric\":\"InfiniBand_NDR\",\"topology\":\"torus_3d\",\"num_nodes\":512}",
 };
 
 /* TOPOLOGY_NAMES lists TOPOLOGIES' names in order: in_enum indexes both. */

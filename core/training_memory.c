@@ -80,20 +80,24 @@ enum {
     O_FEASIBLE, O_TOTAL, O_AVAILABLE, O_UTIL, O_WEIGHTS, O_GRADS, O_OPT, O_ACT, O_BUFFERS, O_N
 };
 static const output_desc OUTPUTS[O_N] = {
-    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "total_memory <= available_memory", true, false},
-    [O_TOTAL] = {"total_memory", OUT_NUMBER, "B", "Weights + gradients + optimizer + activations + buffers",
-                 false, false},
-    [O_AVAILABLE] = {"available_memory", OUT_NUMBER, "B", "Accelerator memory capacity", false, false},
-    [O_UTIL] = {"memory_utilization", OUT_NUMBER, "", "total_memory / available_memory", false, false},
-    [O_WEIGHTS] = {"weights", OUT_NUMBER, "B", "Parameters / (tp x pp x ep) x bytes (/ dp under ZeRO-3)", false,
-                   false},
-    [O_GRADS] = {"gradients", OUT_NUMBER, "B", "Trainable parameters x bytes (/ dp under ZeRO-2+)", false, false},
-    [O_OPT] = {"optimizer_state", OUT_NUMBER, "B", "Trainable parameters x optimizer bytes (/ dp under ZeRO-1+)",
-               false, false},
-    [O_ACT] = {"activations", OUT_NUMBER, "B", "Activations of one microbatch over this stage's layers", false,
-               false},
-    [O_BUFFERS] = {"communication_buffers", OUT_NUMBER, "B",
-                   "Gradient-bucket buffers + pipeline send/receive buffers", false, false},
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "total_memory <= available_memory", .categorical = true},
+    [O_TOTAL] = {.name = "total_memory", .kind = OUT_NUMBER, .unit = "B",
+                 .description = "Weights + gradients + optimizer + activations + buffers"},
+    [O_AVAILABLE] = {.name = "available_memory", .kind = OUT_NUMBER, .unit = "B",
+                     .description = "Accelerator memory capacity"},
+    [O_UTIL] = {.name = "memory_utilization", .kind = OUT_NUMBER, .unit = "",
+                .description = "total_memory / available_memory"},
+    [O_WEIGHTS] = {.name = "weights", .kind = OUT_NUMBER, .unit = "B",
+                   .description = "Parameters / (tp x pp x ep) x bytes (/ dp under ZeRO-3)"},
+    [O_GRADS] = {.name = "gradients", .kind = OUT_NUMBER, .unit = "B",
+                 .description = "Trainable parameters x bytes (/ dp under ZeRO-2+)"},
+    [O_OPT] = {.name = "optimizer_state", .kind = OUT_NUMBER, .unit = "B",
+               .description = "Trainable parameters x optimizer bytes (/ dp under ZeRO-1+)"},
+    [O_ACT] = {.name = "activations", .kind = OUT_NUMBER, .unit = "B",
+               .description = "Activations of one microbatch over this stage's layers"},
+    [O_BUFFERS] = {.name = "communication_buffers", .kind = OUT_NUMBER, .unit = "B",
+                   .description = "Gradient-bucket buffers + pipeline send/receive buffers"},
 };
 
 int training_memory(const training_memory_query *q, training_memory_result *r, solver_error *err)
@@ -231,4 +235,6 @@ const solver_desc SOLVER_TRAINING_MEMORY = {
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .monotone = MONOTONE,
     .run = run_training_memory,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"batch_size\":256,\"tp_size\":8,\"pp_size\":4,"
+                    "\"dp_size\":8,\"zero_stage\":1}",
 };

@@ -18,12 +18,16 @@ static const input_desc INPUTS[I_N] = {
 
 enum { O_TRANSFORM, O_STEP, O_BOTTLENECK, O_UTIL, O_SLOWDOWN, O_N };
 static const output_desc OUTPUTS[O_N] = {
-    [O_TRANSFORM] = {"transform_time", OUT_NUMBER, "ms", "CPU time to preprocess one batch", false, false},
-    [O_STEP] = {"accelerator_step_time", OUT_NUMBER, "ms", "Accelerator step time", false, false},
-    [O_BOTTLENECK] = {"is_bottleneck", OUT_BOOLEAN, "", "The CPU is slower than the accelerator", true, false},
-    [O_UTIL] = {"accelerator_utilization", OUT_NUMBER, "", "Accelerator step / max(step, transform)", false, false},
-    [O_SLOWDOWN] = {"slowdown_factor", OUT_NUMBER, "", "max(step, transform) / step (null when step is 0)", false,
-                    true},
+    [O_TRANSFORM] = {.name = "transform_time", .kind = OUT_NUMBER, .unit = "ms",
+                     .description = "CPU time to preprocess one batch"},
+    [O_STEP] = {.name = "accelerator_step_time", .kind = OUT_NUMBER, .unit = "ms",
+                .description = "Accelerator step time"},
+    [O_BOTTLENECK] = {.name = "is_bottleneck", .kind = OUT_BOOLEAN, .unit = "",
+                      .description = "The CPU is slower than the accelerator", .categorical = true},
+    [O_UTIL] = {.name = "accelerator_utilization", .kind = OUT_NUMBER, .unit = "",
+                .description = "Accelerator step / max(step, transform)"},
+    [O_SLOWDOWN] = {.name = "slowdown_factor", .kind = OUT_NUMBER, .unit = "",
+                    .description = "max(step, transform) / step (null when step is 0)", .nullable = true},
 };
 
 static int run_transformation(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -71,4 +75,6 @@ const solver_desc SOLVER_TRANSFORMATION = {
     .n_outputs = O_N,
     .monotone = MONOTONE,
     .run = run_transformation,
+    .example_json = "{\"batch_size\":256,\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":2,"
+                    "\"accelerator_step_time\":\"7.24 ms\"}",
 };

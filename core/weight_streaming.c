@@ -38,18 +38,21 @@ static const input_desc INPUTS[I_N] = {
 enum { O_FEASIBLE, O_THROUGHPUT, O_BOTTLENECK, O_COMPUTE, O_INJECTION, O_OPT_BATCH, O_UTIL, O_N };
 
 static const output_desc OUTPUTS[O_N] = {
-    [O_FEASIBLE] = {"feasible", OUT_BOOLEAN, "", "KV cache + 10% fits the wafer memory", true, false},
-    [O_THROUGHPUT] = {"throughput", OUT_NUMBER, "tokens/s", "Tokens per second (0 when infeasible)", false, false},
-    [O_BOTTLENECK] = {"bottleneck", OUT_STRING, "", "Compute-Bound or Interconnect-Bandwidth-Bound", true, false},
-    [O_COMPUTE] = {"layer_compute_time", OUT_NUMBER, "ms", "One layer's compute + dispatch", false, false},
-    [O_INJECTION] = {"layer_injection_time", OUT_NUMBER, "ms", "One layer's weights over the interconnect", false,
-                     false},
-    [O_OPT_BATCH] = {"optimal_batch_size", OUT_INTEGER, "", "Batch whose decode compute hides the injection", false,
-                     false},
-    [O_UTIL] = {"wafer_memory_utilization", OUT_NUMBER, "",
-                "Required / capacity as mlsysim computes it: GB over the capacity in its declared unit (capped at 1 "
-                "when feasible)",
-                false, false},
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
+                    .description = "KV cache + 10% fits the wafer memory", .categorical = true},
+    [O_THROUGHPUT] = {.name = "throughput", .kind = OUT_NUMBER, .unit = "tokens/s",
+                      .description = "Tokens per second (0 when infeasible)"},
+    [O_BOTTLENECK] = {.name = "bottleneck", .kind = OUT_STRING, .unit = "",
+                      .description = "Compute-Bound or Interconnect-Bandwidth-Bound", .categorical = true},
+    [O_COMPUTE] = {.name = "layer_compute_time", .kind = OUT_NUMBER, .unit = "ms",
+                   .description = "One layer's compute + dispatch"},
+    [O_INJECTION] = {.name = "layer_injection_time", .kind = OUT_NUMBER, .unit = "ms",
+                     .description = "One layer's weights over the interconnect"},
+    [O_OPT_BATCH] = {.name = "optimal_batch_size", .kind = OUT_INTEGER, .unit = "",
+                     .description = "Batch whose decode compute hides the injection"},
+    [O_UTIL] = {.name = "wafer_memory_utilization", .kind = OUT_NUMBER, .unit = "",
+                .description = "Required / capacity as mlsysim computes it: GB over the capacity in its declared unit "
+                               "(capped at 1 when feasible)"},
 };
 
 static int run_weight_streaming(const solver_inputs *in, solver_outputs *out, solver_error *err)
@@ -134,4 +137,6 @@ const solver_desc SOLVER_WEIGHT_STREAMING = {
     .outputs = OUTPUTS,
     .n_outputs = O_N,
     .run = run_weight_streaming,
+    .example_json = "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":2048,\"batch_size\":16,"
+                    "\"phase\":\"prefill\"}",
 };

@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
+#include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +17,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "core/solver.h"
 
 extern char **environ;
 
@@ -338,6 +341,82 @@ char *read_file(const char *path, size_t *len)
             *len = n;
     }
     return buf;
+}
+
+json_t *example_inputs(const char *solver)
+{
+    const solver_desc *s = solver_at((size_t)solver_find(solver));
+    cr_assert_not_null(s, "no solver %s", solver);
+    cr_assert_not_null(s->example_json, "solver %s has no example_json in its descriptor", s->name);
+    json_error_t je;
+    json_t *j = json_loads(s->example_json, 0, &je);
+    cr_assert(json_is_object(j), "%s's example_json is not a JSON object: %s", s->name, je.text);
+    return j;
+}
+
+/* Appends text to *q (of *len, *cap), growing it. */
+static void q_put(char **q, size_t *len, size_t *cap, const char *text, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        *cap = (*len + n + 1) * 2;
+        *q = realloc(*q, *cap);
+        cr_assert_not_null(*q);
+    }
+    memcpy(*q + *len, text, n);
+    *len += n;
+    (*q)[*len] = '\0';
+}
+
+static void q_value(char **q, size_t *len, size_t *cap, const json_t *v)
+{
+    char buf[64];
+    if (json_is_string(v)) {
+        for (const unsigned char *c = (const unsigned char *)json_string_value(v); *c; c++) {
+            if (isalnum(*c) || strchr("-._~/", *c))
+                q_put(q, len, cap, (const char *)c, 1);
+            else
+                q_put(q, len, cap, buf, (size_t)snprintf(buf, sizeof buf, "%%%02X", *c));
+        }
+    } else if (json_is_integer(v)) {
+        q_put(q, len, cap, buf, (size_t)snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v)));
+    } else if (json_is_real(v)) {
+        int n = 0;
+        for (int prec = 15; prec <= 17; prec++) {
+            n = snprintf(buf, sizeof buf, "%.*g", prec, json_real_value(v));
+            if (strtod(buf, NULL) == json_real_value(v))
+                break;
+        }
+        q_put(q, len, cap, buf, (size_t)n);
+    } else if (json_is_boolean(v)) {
+        q_put(q, len, cap, json_is_true(v) ? "true" : "false", json_is_true(v) ? 4 : 5);
+    } else if (json_is_array(v)) {
+        size_t i;
+        const json_t *item;
+        json_array_foreach(v, i, item) {
+            if (i)
+                q_put(q, len, cap, ",", 1);
+            q_value(q, len, cap, item);
+        }
+    } else {
+        cr_assert_fail("inputs_query: a value of JSON type %d has no query form", (int)json_typeof(v));
+    }
+}
+
+char *inputs_query(const json_t *inputs)
+{
+    char *q = NULL;
+    size_t len = 0, cap = 0;
+    q_put(&q, &len, &cap, "", 0);
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)inputs, k, v) {
+        if (len)
+            q_put(&q, &len, &cap, "&", 1);
+        q_put(&q, &len, &cap, k, strlen(k));
+        q_put(&q, &len, &cap, "=", 1);
+        q_value(&q, &len, &cap, v);
+    }
+    return q;
 }
 
 bool close_enough(double got, double want) { return fabs(got - want) <= 1e-9 * fabs(want) + 1e-12; }

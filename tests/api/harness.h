@@ -64,6 +64,16 @@ const char *shared_dir(void);
 /* Read a whole file (NUL-terminated); NULL on error. */
 char *read_file(const char *path, size_t *len);
 
+/* ---- each solver's example (core/solver.h: solver_desc.example_json) ------------------ */
+
+/* The example inputs of `solver` (name or alias), parsed; the caller owns them. A
+ * solver without an example, or one that is not JSON, stops the test. */
+json_t *example_inputs(const char *solver);
+/* Inputs as a GET /solve query: name=value joined by '&', strings
+ * percent-encoded, numbers as the shortest text that reads back the same,
+ * lists joined by ','. malloc'd. */
+char *inputs_query(const json_t *inputs);
+
 /* Relative comparison used by the parity tests: |a-b| <= 1e-9*|b| + 1e-12. */
 bool close_enough(double got, double want);
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/solver.h"
 #include "harness.h"
 
 typedef struct {
@@ -82,94 +83,18 @@ static void done(resp *r) { json_decref(r->j); }
 
 /* ---- GET = POST -------------------------------------------------------------------------- */
 
-typedef struct {
-    const char *solver;
-    const char *query;  /* GET /solve/{solver}?query */
-    const char *inputs; /* the same as a POST body's inputs */
-} same_question;
-
-static const same_question EVERY_SOLVER[] = {
-    {"single_node", "model=ResNet50&hardware=A100&batch_size=256&precision=fp16",
-     "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,\"precision\":\"fp16\"}"},
-    {"data", "workload_data_rate=17.672%20GB/s&hardware=A100",
-     "{\"workload_data_rate\":\"17.672 GB/s\",\"hardware\":\"A100\"}"},
-    {"transformation", "batch_size=256&sample_size_bytes=500%20KB&cpu_throughput=2&accelerator_step_time=7.24%20ms",
-     "{\"batch_size\":256,\"sample_size_bytes\":\"500 KB\",\"cpu_throughput\":2,\"accelerator_step_time\":\"7.24 "
-     "ms\"}"},
-    {"pipeline",
-     "model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=16&is_training=false",
-     "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,\"sample_size_bytes\":\"500 KB\","
-     "\"cpu_workers\":16,\"is_training\":false}"},
-    {"compression", "model=Llama3_8B&hardware=A100&method=pruning&sparsity=0.5&sparsity_type=n_m",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"A100\",\"method\":\"pruning\",\"sparsity\":0.5,"
-     "\"sparsity_type\":\"n_m\"}"},
-    {"efficiency", "model=Llama3_8B&hardware=H100&workload_type=attention&use_flash_attention=true&efficiency=0.9",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"workload_type\":\"attention\","
-     "\"use_flash_attention\":true,\"efficiency\":0.9}"},
-    {"sensitivity", "model=Llama3_70B&hardware=H200&precision=int8&perturbation_pct=50",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"H200\",\"precision\":\"int8\",\"perturbation_pct\":50}"},
-    {"synthesis", "model=GPT2&target_latency=20%20ms&precision=int8&efficiency=0.3",
-     "{\"model\":\"GPT2\",\"target_latency\":\"20 ms\",\"precision\":\"int8\",\"efficiency\":0.3}"},
-    {"responsible_engineering", "base_training_time=10%20day&epsilon=0.1&min_subgroup_prevalence=0.2",
-     "{\"base_training_time\":\"10 day\",\"epsilon\":0.1,\"min_subgroup_prevalence\":0.2}"},
-    {"scaling", "compute_budget=1000%20day&target_model_size=8e9",
-     "{\"compute_budget\":\"1000 day\",\"target_model_size\":8e9}"},
-    {"sustainability", "fleet=Research_256&duration_days=30&datacenter=France_Nuclear&mfu=0.4",
-     "{\"fleet\":\"Research_256\",\"duration_days\":30,\"datacenter\":\"France_Nuclear\",\"mfu\":0.4}"},
-    {"economics", "fleet=Research_256&duration_days=365&grid=Quebec&kwh_price=0.07",
-     "{\"fleet\":\"Research_256\",\"duration_days\":365,\"grid\":\"Quebec\",\"kwh_price\":0.07}"},
-    {"reliability", "fleet=Training_1K&job_duration_hours=720&checkpoint_time_s=120",
-     "{\"fleet\":\"Training_1K\",\"job_duration_hours\":720,\"checkpoint_time_s\":120}"},
-    {"orchestration", "fleet=Research_256&arrival_rate_jobs_per_day=4&avg_job_duration_days=0.2",
-     "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":4,\"avg_job_duration_days\":0.2}"},
-    {"placement", "fleet=Research_256&duration_days=365&regions=Quebec,Nowhere,Iowa&carbon_tax_per_ton=50",
-     "{\"fleet\":\"Research_256\",\"duration_days\":365,\"regions\":[\"Quebec\",\"Nowhere\",\"Iowa\"],"
-     "\"carbon_tax_per_ton\":50}"},
-    {"training_memory", "model=Llama3_70B&hardware=H100&batch_size=256&tp_size=8&pp_size=4&dp_size=8&zero_stage=1",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"batch_size\":256,\"tp_size\":8,\"pp_size\":4,"
-     "\"dp_size\":8,\"zero_stage\":1}"},
-    {"checkpoint", "model=Llama3_70B&hardware=H100&checkpoint_interval_hours=30%20min&n_writers=64",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"checkpoint_interval_hours\":\"30 min\","
-     "\"n_writers\":64}"},
-    {"distributed", "model=Llama3_70B&fleet=Research_256&batch_size=256&tp_size=8&pp_size=2&microbatch_count=8",
-     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256,\"tp_size\":8,\"pp_size\":2,"
-     "\"microbatch_count\":8}"},
-    {"moe_routing", "model=Mixtral_8x7B&batch_size=8&seq_len=4096&ep_size=8&routing_imbalance_factor=1.5&fleet=Research_256",
-     "{\"model\":\"Mixtral_8x7B\",\"batch_size\":8,\"seq_len\":4096,\"ep_size\":8,\"routing_imbalance_factor\":1.5,"
-     "\"fleet\":\"Research_256\"}"},
-    {"topology", "fabric=InfiniBand_NDR&topology=torus_3d&num_nodes=512",
-     "{\"fabric\":\"InfiniBand_NDR\",\"topology\":\"torus_3d\",\"num_nodes\":512}"},
-    {"network_roofline", "model=Llama3_70B&fleet=Research_256&precision=bf16",
-     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"precision\":\"bf16\"}"},
-    {"parallelism", "model=Llama3_70B&fleet=Research_256&batch_size=256",
-     "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256}"},
-    {"serving",
-     "model=Llama3_8B&hardware=H100&seq_len=4096&batch_size=4&decode_hardware=A100&network_bandwidth=400%20Gbps"
-     "&prefill_chunk_tokens=1024&draft_model=GPT2_Small",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":4096,\"batch_size\":4,\"decode_hardware\":\"A100\","
-     "\"network_bandwidth\":\"400 Gbps\",\"prefill_chunk_tokens\":1024,\"draft_model\":\"GPT2_Small\"}"},
-    {"continuous_batching", "model=Llama3_8B&hardware=H100&seq_len=2048&max_batch_size=64",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048,\"max_batch_size\":64}"},
-    {"serving_capacity", "model=Llama3_8B&hardware=H100&qps=20&target_p99_latency_ms=10000",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"qps\":20,\"target_p99_latency_ms\":10000}"},
-    {"weight_streaming", "model=Llama3_70B&hardware=Cerebras_CS3&seq_len=2048&batch_size=16&phase=prefill",
-     "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":2048,\"batch_size\":16,\"phase\":\"prefill\"}"},
-    {"tail_latency", "arrival_rate_qps=30&service_latency_ms=100&num_replicas=4",
-     "{\"arrival_rate_qps\":30,\"service_latency_ms\":100,\"num_replicas\":4}"},
-    {"inference_scaling", "model=Llama3_8B&hardware=H100&reasoning_steps=16",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"reasoning_steps\":16}"},
-    {"batching_optimizer", "model=Llama3_8B&hardware=H100&seq_len=512&sla_latency_ms=20000&arrival_rate_qps=2",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":512,\"sla_latency_ms\":20000,"
-     "\"arrival_rate_qps\":2}"},
-};
-
-static void get_vs_post(const same_question *q, const char *catalog)
+/* The same question as GET /solve/{solver}?query and as POST /solve: the solver's
+ * example (its descriptor's example_json), in an edition or the default. */
+static void get_vs_post(const char *solver, const char *catalog)
 {
-    char path[600], body[800];
-    snprintf(path, sizeof path, "/solve/%s?%s%s%s", q->solver, q->query, catalog ? "&catalog=" : "",
-             catalog ? catalog : "");
-    snprintf(body, sizeof body, "{\"solver\":\"%s\",\"inputs\":%s%s%s%s}", q->solver, q->inputs,
-             catalog ? ",\"catalog\":\"" : "", catalog ? catalog : "", catalog ? "\"" : "");
+    json_t *inputs = example_inputs(solver);
+    char *query = inputs_query(inputs), *in = json_dumps(inputs, JSON_COMPACT);
+    size_t np = strlen(solver) + strlen(query) + 64, nb = strlen(solver) + strlen(in) + 64;
+    char *path = malloc(np), *body = malloc(nb);
+    cr_assert(path && body && in);
+    snprintf(path, np, "/solve/%s?%s%s%s", solver, query, catalog ? "&catalog=" : "", catalog ? catalog : "");
+    snprintf(body, nb, "{\"solver\":\"%s\",\"inputs\":%s%s%s%s}", solver, in, catalog ? ",\"catalog\":\"" : "",
+             catalog ? catalog : "", catalog ? "\"" : "");
     resp g = get(path), p = post(body);
     ok(&g, path);
     ok(&p, body);
@@ -177,27 +102,26 @@ static void get_vs_post(const same_question *q, const char *catalog)
     cr_assert_str_eq(str_at(g.j, "catalog"), catalog ? catalog : "current");
     done(&g);
     done(&p);
+    free(path);
+    free(body);
+    free(query);
+    free(in);
+    json_decref(inputs);
 }
 
 Test(solve, get_equals_post_for_every_solver)
 {
-    /* every solver the service lists must be in the table above */
+    /* every solver the service lists, with its descriptor's example */
     resp s = get("/solvers");
     ok(&s, "/solvers");
+    cr_assert_eq(json_array_size(json_object_get(s.j, "solvers")), solver_count());
     size_t i;
     json_t *d;
     json_array_foreach(json_object_get(s.j, "solvers"), i, d) {
-        bool found = false;
-        for (size_t k = 0; k < sizeof EVERY_SOLVER / sizeof EVERY_SOLVER[0]; k++)
-            found |= !strcmp(EVERY_SOLVER[k].solver, str_at(d, "name"));
-        cr_assert(found, "solver %s has no GET = POST case here", str_at(d, "name"));
+        get_vs_post(str_at(d, "name"), NULL);
+        get_vs_post(str_at(d, "name"), "tutorial");
     }
-    cr_assert_eq(json_array_size(json_object_get(s.j, "solvers")), sizeof EVERY_SOLVER / sizeof EVERY_SOLVER[0]);
     done(&s);
-    for (size_t k = 0; k < sizeof EVERY_SOLVER / sizeof EVERY_SOLVER[0]; k++) {
-        get_vs_post(&EVERY_SOLVER[k], NULL);
-        get_vs_post(&EVERY_SOLVER[k], "tutorial");
-    }
 }
 
 /* ---- names ------------------------------------------------------------------------------- */

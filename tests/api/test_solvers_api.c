@@ -36,51 +36,25 @@ static const json_t *find_named(const json_t *arr, const char *name)
     return NULL;
 }
 
-/* The smallest valid inputs of each solver (its required inputs). */
-static const struct {
-    const char *solver, *inputs;
-} MINIMAL[] = {
-    {"single_node", "{\"model\":\"ResNet50\",\"hardware\":\"A100\"}"},
-    {"data", "{\"workload_data_rate\":10,\"hardware\":\"A100\"}"},
-    {"transformation",
-     "{\"batch_size\":8,\"sample_size_bytes\":1000,\"cpu_throughput\":1,\"accelerator_step_time\":1}"},
-    {"pipeline", "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"sample_size_bytes\":1000,\"cpu_throughput\":1}"},
-    {"compression", "{\"model\":\"ResNet50\",\"hardware\":\"A100\"}"},
-    {"efficiency", "{\"hardware\":\"A100\"}"},
-    {"sensitivity", "{\"model\":\"ResNet50\",\"hardware\":\"A100\"}"},
-    {"synthesis", "{\"model\":\"ResNet50\",\"target_latency\":10}"},
-    {"responsible_engineering", "{\"base_training_time\":3600}"},
-    {"scaling", "{\"compute_budget\":1e21}"},
-    {"sustainability", "{\"fleet\":\"Research_256\",\"duration_days\":1}"},
-    {"economics", "{\"fleet\":\"Research_256\",\"duration_days\":1}"},
-    {"reliability", "{\"fleet\":\"Research_256\",\"job_duration_hours\":24}"},
-    {"orchestration", "{\"fleet\":\"Research_256\",\"arrival_rate_jobs_per_day\":1,\"avg_job_duration_days\":0.5}"},
-    {"placement", "{\"fleet\":\"Research_256\",\"duration_days\":30}"},
-    {"training_memory", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"batch_size\":8}"},
-    {"checkpoint", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\"}"},
-    {"distributed", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\"}"},
-    {"moe_routing", "{\"model\":\"Mixtral_8x7B\",\"batch_size\":1,\"seq_len\":512}"},
-    {"topology", "{\"fabric\":\"InfiniBand_NDR\"}"},
-    {"network_roofline", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\"}"},
-    {"parallelism", "{\"model\":\"Llama3_8B\",\"fleet\":\"Research_256\",\"batch_size\":256}"},
-    {"serving", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048}"},
-    {"continuous_batching", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":2048}"},
-    {"serving_capacity",
-     "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"qps\":10,\"target_p99_latency_ms\":10000}"},
-    {"weight_streaming", "{\"model\":\"Llama3_8B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":2048}"},
-    {"tail_latency", "{\"arrival_rate_qps\":5,\"service_latency_ms\":100}"},
-    {"inference_scaling", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\"}"},
-    {"batching_optimizer", "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"seq_len\":512,"
-                           "\"sla_latency_ms\":20000,\"arrival_rate_qps\":2}"},
-};
-
-static const char *minimal_inputs(const char *solver)
+/* The smallest inputs of a solver, from its example (its descriptor's
+ * example_json): the inputs its description (`desc`, from /solvers) states no
+ * default for, so every input with a default takes it. JSON text, malloc'd. */
+static char *minimal_inputs(const json_t *desc)
 {
-    for (size_t i = 0; i < sizeof MINIMAL / sizeof MINIMAL[0]; i++)
-        if (!strcmp(MINIMAL[i].solver, solver))
-            return MINIMAL[i].inputs;
-    cr_assert_fail("solver %s has no minimal inputs in this test", solver);
-    return NULL;
+    const char *name = str_at(desc, "name");
+    json_t *ex = example_inputs(name), *min = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach(ex, k, v) {
+        const json_t *d = find_named(json_object_get(desc, "inputs"), k);
+        cr_assert_not_null(d, "%s's example gives %s, which it does not describe", name, k);
+        if (!json_object_get(d, "default"))
+            json_object_set(min, k, v);
+    }
+    char *text = json_dumps(min, JSON_COMPACT);
+    json_decref(min);
+    json_decref(ex);
+    return text;
 }
 
 static json_t *solve(const char *solver, const char *inputs, long want_status)
@@ -267,7 +241,9 @@ Test(solvers_api, stated_defaults_and_outputs_are_what_solve_uses)
     json_t *s;
     json_array_foreach(json_object_get(all, "solvers"), i, s) {
         const char *name = str_at(s, "name");
-        json_t *r = solve(name, minimal_inputs(name), 200);
+        char *minimal = minimal_inputs(s);
+        json_t *r = solve(name, minimal, 200);
+        free(minimal);
         const json_t *echo = json_object_get(r, "inputs");
         size_t k;
         json_t *d;
@@ -343,9 +319,14 @@ Test(solvers_api, stated_bounds_are_enforced)
                 /* just outside: a whole step for integers, a relative nudge (or 0.5) for reals */
                 double step = integer ? 1 : fmax(fabs(x) * 1e-6, x == 0 ? 0.5 : 0);
                 double outside = b == 1 ? x + step : b == 0 ? x - step : x;
-                json_t *inputs = json_loads(minimal_inputs(name), 0, NULL);
-                if (!strcmp(in, "cpu_workers")) /* the pipeline takes CPU capacity one way or the other */
+                char *minimal = minimal_inputs(s);
+                json_t *inputs = json_loads(minimal, 0, NULL);
+                free(minimal);
+                /* the pipeline takes CPU capacity one way or the other */
+                if (!strcmp(in, "cpu_workers"))
                     json_object_del(inputs, "cpu_throughput");
+                if (!strcmp(in, "cpu_throughput"))
+                    json_object_del(inputs, "cpu_workers");
                 json_object_set_new(inputs, in, integer ? json_integer((json_int_t)outside) : json_real(outside));
                 char *text = json_dumps(inputs, JSON_COMPACT);
                 json_t *r = solve(name, text, 400);
