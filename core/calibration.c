@@ -67,11 +67,15 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                                      "keeps (Korthikanti et al. 2022: 34 s h + 5 a s^2 per layer at 16-bit), in a "
                                      "forward pass; a training step moves three times as much",
                           .lo = 0.05, .hi = 20.0, .start = 1.0},
-    [CP_LAYER_S] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
-                    .meaning = "Kernel-launch and framework time per layer per forward pass, which dominates at "
-                               "small batch",
+    [CP_TF_ACT_PASSES_Q] = {.name = "transformer_activation_passes", .work = "memory", .unit = "",
+                            .meaning = "The same in 8-bit inference (quantized engines fuse the layer's "
+                                       "normalisation, activation and attention passes)",
+                            .lo = 0.05, .hi = 20.0, .start = 0.5, .precision = "fp8/int8"},
+    [CP_LAYER_S] = {.name = "kernel_overhead", .work = "overhead", .unit = "s",
+                    .meaning = "Launch and framework time per kernel of a forward pass (one per CNN layer, eight "
+                               "per transformer layer), which dominates at small batch",
                     .lo = 0.0, .hi = 2e-3, .start = 20e-6},
-    [CP_LAYER_S_Q] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
+    [CP_LAYER_S_Q] = {.name = "kernel_overhead", .work = "overhead", .unit = "s",
                       .meaning = "Launch time per kernel in 8-bit inference (compiled, graph-captured engines)",
                       .lo = 0.0, .hi = 2e-3, .start = 5e-6, .precision = "fp8/int8"},
     [CP_DECODE_LAYER_S] = {.name = "decode_layer_overhead", .work = "overhead", .unit = "s",

@@ -51,7 +51,8 @@ typedef enum {
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */
     CP_ACT_PASSES_INF_Q, /* the same for 8-bit inference (quantized, fused engines)              */
     CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward pass       */
-    CP_LAYER_S,          /* kernel launch and framework time per layer per forward pass, s       */
+    CP_TF_ACT_PASSES_Q,  /* the same for 8-bit inference (fused engines)                         */
+    CP_LAYER_S,          /* launch and framework time per kernel of a forward pass, s            */
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */
     CP_AR_LATENCY_S,     /* fixed latency of one all-reduce inside a node, s                     */
