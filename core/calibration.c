@@ -82,6 +82,10 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                            .meaning = "Fixed time per layer per decode step (launches, sampling and scheduling "
                                       "spread over the layers)",
                            .lo = 0.0, .hi = 1e-3, .start = 10e-6},
+    [CP_DECODE_SEQ_S] = {.name = "decode_sequence_overhead", .work = "overhead", .unit = "s",
+                         .meaning = "Time per sequence of the batch per decode step outside the kernels' traffic "
+                                    "(sampling, scheduling, KV-cache paging)",
+                         .lo = 0.0, .hi = 1e-3, .start = 10e-6},
     [CP_AR_LATENCY_S] = {.name = "allreduce_latency", .work = "communication", .unit = "s",
                          .meaning = "Fixed latency of one tensor-parallel all-reduce inside a node",
                          .lo = 1e-6, .hi = 1e-3, .start = 15e-6},

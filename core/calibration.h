@@ -55,6 +55,7 @@ typedef enum {
     CP_LAYER_S,          /* launch and framework time per kernel of a forward pass, s            */
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */
+    CP_DECODE_SEQ_S,     /* per sequence per decode step (sampling, scheduling, paging), s       */
     CP_AR_LATENCY_S,     /* fixed latency of one all-reduce inside a node, s                     */
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */

@@ -16,9 +16,12 @@
  * momentum and variance (12 B) read and written, plus the 16-bit gradient
  * read and weight written: about 16 B per parameter of the optimizer pass. */
 #define ADAM_PASS_BYTES 16.0
-/* Kernels of one transformer layer: QKV, attention, projection, two
- * layer-norm/residual passes, two MLP matmuls and the activation. */
+/* Kernels of one transformer layer (QKV, attention, projection, two
+ * layer-norm/residual passes, two MLP matmuls and the activation) and of one
+ * CNN layer as a framework launches it (convolution, normalisation,
+ * activation). */
 #define KERNELS_PER_TRANSFORMER_LAYER 8.0
+#define KERNELS_PER_CNN_LAYER 3.0
 /* Korthikanti et al. (2022), Sec. 4: a transformer layer keeps 34 s b h
  * bytes plus 5 a s^2 b of attention scores at 16-bit: half as many elements. */
 #define TF_ACT_ELEMS_PER_TOKEN_HIDDEN 17.0
@@ -168,7 +171,8 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
                                       : wbytes * precision_bytes(q->precision) / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double per_layer = calib_value(quantized ? CP_LAYER_S_Q : CP_LAYER_S, NULL) * (tf ? KERNELS_PER_TRANSFORMER_LAYER : 1.0);
+    double per_layer = calib_value(quantized ? CP_LAYER_S_Q : CP_LAYER_S, NULL) *
+                       (tf ? KERNELS_PER_TRANSFORMER_LAYER : KERNELS_PER_CNN_LAYER);
     double t_launch = layers * per_layer * (q->is_training ? 3.0 : 1.0);
     trace_ms(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
 
@@ -266,7 +270,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double t_dc = p->batch * (2.0 * s.matmul + 4.0 * s.layers * s.hidden * p->seq_len) /
                   (compute_peak(dec, p->precision) * tp * (efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, dec) * pf));
     double t_dar = 2.0 * s.layers * allreduce(p->batch * s.hidden * 2.0, tp, scale_up_bw(dec));
-    double t_dfix = s.layers * calib_value(CP_DECODE_LAYER_S, NULL);
+    double t_dfix = s.layers * calib_value(CP_DECODE_LAYER_S, NULL) + p->batch * calib_value(CP_DECODE_SEQ_S, NULL);
     double itl = fmax(t_dm, t_dc) + t_dar + t_dfix;
     if (p->draft) {
         /* Speculative decoding as mlsysim prices it, on measured times. */
@@ -285,7 +289,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
         trace_ms(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
     }
     trace_ms(msgs, "decode memory", t_dm, "weights the batch touches + KV cache at the achieved bandwidth");
-    trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer per step");
+    trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer and per sequence per step");
 }
 
 /* --- sharded training ---------------------------------------------------------------- */
