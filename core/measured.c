@@ -292,6 +292,21 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer and per sequence per step");
 }
 
+serving_result serving_answer(const serving_params *p, double tp, calibration_mode mode, bool efficiency_given,
+                              solver_outputs *msgs)
+{
+    serving_result r = serving_solve(p);
+    const bool measured = mode == CALIBRATION_MEASURED;
+    if (tp > 1) {
+        const hw_node *dec = p->decode_hw ? p->decode_hw : p->hw;
+        r.feasible = r.total / tp <= dec->mem_capacity;
+        r.memory_utilization = r.total / tp / dec->mem_capacity;
+    }
+    if (tp > 1 || measured)
+        serving_times(p, tp, measured, efficiency_given, &r, msgs);
+    return r;
+}
+
 /* --- sharded training ---------------------------------------------------------------- */
 
 int measured_training_step(const distributed_query *q, bool efficiency_given, bool microbatches_given,
