@@ -28,9 +28,9 @@ import {chart, chartReady} from './charts.js';
 
 /* The predictions a point can show, and the calibration its request link opens. */
 const WHICH = [
-  {key: 'measured', label: 'measured mode', calibration: 'measured'},
-  {key: 'measured_loso', label: 'measured, leave-one-source-out', calibration: 'measured'},
-  {key: 'mlsysim', label: 'mlsysim defaults', calibration: 'mlsysim'},
+  {key: 'measured', label: 'measured mode', short: 'measured', calibration: 'measured'},
+  {key: 'measured_loso', label: 'measured, leave-one-source-out', short: 'leave-one-source-out', calibration: 'measured'},
+  {key: 'mlsysim', label: 'mlsysim defaults', short: 'mlsysim', calibration: 'mlsysim'},
 ];
 /* A family's colour and shape, by its place in GET /validation's families: the
  * Okabe-Ito colours (told apart with colour-blindness too), and a shape each. */
@@ -175,7 +175,7 @@ function draw() {
   chart('validation', {type: 'scatter', data: {datasets},
     options: {scales: {
       x: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'measured (the source\'s figure: ms or 1/s)'}, ticks: {callback: tickSI}},
-      y: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'predicted, ' + which.label + ' (same unit)'}, ticks: {callback: tickSI}}},
+      y: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'predicted (' + which.short + ')'}, ticks: {callback: tickSI}}},
     onClick: (ev, els, c) => {
       const hit = els.map((e) => c.data.datasets[e.datasetIndex].data[e.index]).find((p) => p && p.id);
       if (hit) pick(hit.id);

@@ -745,12 +745,19 @@ test('on a phone-sized screen the form and answer stay in one column', async () 
   await page.goto(base + '/', {waitUntil: 'load'});
   await page.waitForSelector('#fig-pipeline:not([hidden])');
   await shot('09-phone');
-  const overflow = await page.evaluate(() => {
+  const overflow = () => page.evaluate(() => {
     const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 &&
       !e.closest('.scroll'));
     return {px: document.documentElement.scrollWidth - window.innerWidth, wide: wide.slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)};
   });
-  assert.ok(overflow.px <= 0, `no horizontal scroll (${overflow.px}px: ${overflow.wide.join(', ')})`);
+  const o1 = await overflow();
+  assert.ok(o1.px <= 0, `no horizontal scroll (${o1.px}px: ${o1.wide.join(', ')})`);
+  // the Validation view too: its wide tables scroll in their own boxes
+  await page.click('#tab-validation');
+  await page.waitForSelector('#validation-table tbody tr');
+  const o2 = await overflow();
+  assert.ok(o2.px <= 0, `validation view: no horizontal scroll (${o2.px}px: ${o2.wide.join(', ')})`);
+  await page.click('#tab-solve');
   await page.setViewport({width: 1280, height: 900});
 });
 
