@@ -3,6 +3,7 @@
  * core/calibration_fit.c, written by tools/calibrate. */
 #include "core/calibration.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -112,25 +113,46 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
 };
 
 static const calib_table *g_active;
+static unsigned long g_generation = 1; /* changes whenever a table may have changed */
 
 const calib_table *calibration_table(void) { return g_active ? g_active : &CALIBRATION_FITTED; }
 
-void calibration_use(const calib_table *t) { g_active = t; }
+void calibration_use(const calib_table *t)
+{
+    g_active = t;
+    g_generation++;
+}
+
+/* Every parameter's value for one accelerator key, looked up once: a solve
+ * reads a dozen values, mostly for the same accelerator. */
+typedef struct {
+    unsigned long generation;
+    char key[ID_LEN];
+    double v[CP_N];
+} calib_cache;
+
+static void fill(calib_cache *c, const char *key)
+{
+    const calib_table *t = calibration_table();
+    for (int p = 0; p < CP_N; p++)
+        c->v[p] = CALIB_PARAMS[p].start;
+    for (size_t i = 0; i < t->n_entries; i++) /* common values first, then the accelerator's */
+        if (!t->entries[i].hardware)
+            c->v[t->entries[i].param] = t->entries[i].value;
+    for (size_t i = 0; key[0] && i < t->n_entries; i++)
+        if (t->entries[i].hardware && strcmp(t->entries[i].hardware, key) == 0)
+            c->v[t->entries[i].param] = t->entries[i].value;
+    snprintf(c->key, sizeof c->key, "%s", key);
+    c->generation = g_generation;
+}
 
 double calib_value(calib_param p, const hw_node *hw)
 {
-    const calib_table *t = calibration_table();
-    const calib_entry *global = NULL;
-    for (size_t i = 0; i < t->n_entries; i++) {
-        const calib_entry *e = &t->entries[i];
-        if (e->param != p)
-            continue;
-        if (!e->hardware)
-            global = e;
-        else if (hw && strcmp(e->hardware, hw->key) == 0)
-            return e->value;
-    }
-    return global ? global->value : CALIB_PARAMS[p].start;
+    static _Thread_local calib_cache cache;
+    const char *key = hw ? hw->key : "";
+    if (cache.generation != g_generation || strcmp(cache.key, key) != 0)
+        fill(&cache, key);
+    return cache.v[p];
 }
 
 double calib_precision_factor(int precision)

@@ -121,7 +121,9 @@ typedef struct {
  * tools/calibrate installed a trial table with calibration_use(). */
 const calib_table *calibration_table(void);
 extern const calib_table CALIBRATION_FITTED;
-/* tools/calibrate only: NULL restores the fitted table. Not thread-safe. */
+/* tools/calibrate only: NULL restores the fitted table; call it again after
+ * changing a value of the table in use (values are cached per accelerator).
+ * Not thread-safe. */
 void calibration_use(const calib_table *t);
 
 /* A parameter's value for an accelerator: its entry keyed by hw->key, else

@@ -120,6 +120,7 @@ static double partial(fit_state *f, size_t e)
 static double at(fit_state *f, size_t e, double logv)
 {
     f->entries[e].value = exp(logv);
+    use_entries(f); /* a value changed: drop the cached look-ups */
     return partial(f, e);
 }
 
@@ -159,6 +160,7 @@ static void optimise_entry(fit_state *f, size_t e)
     }
     double x = fc < fd ? c : dd, v = fmin(fc, fd);
     f->entries[e].value = exp(v < best ? x : best_x);
+    use_entries(f);
 }
 
 static void fit(fit_state *f, int sweeps)
@@ -175,6 +177,7 @@ static void find_affects(fit_state *f, size_t e, const double *base)
 {
     double v = f->entries[e].value;
     f->entries[e].value = v * 1.25;
+    use_entries(f);
     int *list = malloc(f->set.n * sizeof *list);
     int n = 0;
     for (size_t i = 0; i < f->set.n; i++) {
@@ -183,6 +186,7 @@ static void find_affects(fit_state *f, size_t e, const double *base)
             list[n++] = (int)i;
     }
     f->entries[e].value = v;
+    use_entries(f);
     f->affects[e] = list;
     f->n_affects[e] = n;
     f->entries[e].support = n;
