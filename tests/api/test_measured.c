@@ -585,6 +585,33 @@ Test(measured, the_trace_terms_are_the_answers)
     }
 }
 
+/* A measured answer's trace states no step latency other than the answer's
+ * (distributed's "Distributed Wall: ...; step latency X ms." line). */
+Test(measured, the_trace_states_the_answers_step_latency)
+{
+    static const char *const MODES[] = {"mlsysim", "measured"};
+    for (int m = 0; m < 2; m++) {
+        json_t *in = parse(CASES[2].inputs);
+        json_t *a = solve_mode("distributed", in, MODES[m]);
+        double step = result_number(a, "step_latency_total");
+        const json_t *t;
+        size_t k;
+        int seen = 0;
+        json_array_foreach(json_object_get(a, "trace"), k, t) {
+            const char *s = strstr(json_string_value(t), "step latency ");
+            if (!s)
+                continue;
+            seen++;
+            double v = strtod(s + strlen("step latency "), NULL);
+            cr_expect(close_enough(v, step), "%s mode: the trace says '%s', step_latency_total is %.17g ms", MODES[m],
+                      json_string_value(t), step);
+        }
+        cr_expect_gt(seen, 0, "%s: a step latency line", MODES[m]);
+        json_decref(a);
+        json_decref(in);
+    }
+}
+
 /* ---- GET /calibration ------------------------------------------------------------ */
 
 static bool is_precision_class(const char *s)
@@ -667,6 +694,60 @@ Test(measured, calibration_is_shaped_and_keyed_by_hardware_and_precision_only)
                         json_equal(json_object_get(qk, "precision"), prec)),
                       "%s: parameters %zu and %zu have the same key", name, j, i);
         }
+    }
+    json_decref(c);
+}
+
+/* Every value served is fitted: some measurement's answer reads it (support
+ * > 0). A parameter no measurement reads keeps the fit's starting value,
+ * which is typed by hand. */
+Test(measured, calibration_values_are_supported_by_measurements)
+{
+    json_t *c = api_get_ok("/calibration");
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(c, "parameters"), i, p) {
+        const json_t *key = json_object_get(p, "key");
+        const json_t *hw = json_object_get(key, "hardware"), *prec = json_object_get(key, "precision");
+        cr_expect_gt(json_integer_value(json_object_get(p, "support")), 0,
+                     "%s (hardware %s, precision %s): no measurement supports its value %g", str_at(p, "name"),
+                     json_is_string(hw) ? json_string_value(hw) : "any", json_is_string(prec) ? json_string_value(prec) : "any",
+                     json_number_value(json_object_get(p, "value")));
+    }
+    json_decref(c);
+}
+
+/* Every parameter measured mode reads has a value served by /calibration:
+ * an entry for every accelerator ("key.hardware": null) of each parameter the
+ * descriptors list, so no answer rests on an unserved starting value. */
+Test(measured, calibration_serves_every_parameter_measured_mode_reads)
+{
+    json_t *c = api_get_ok("/calibration");
+    const json_t *params = json_object_get(c, "parameters");
+    for (int k = 0; k < CP_N; k++) {
+        const calib_param_desc *d = &CALIB_PARAMS[k];
+        bool found = false;
+        size_t i;
+        const json_t *p;
+        json_array_foreach(params, i, p) {
+            const json_t *key = json_object_get(p, "key");
+            const json_t *prec = json_object_get(key, "precision");
+            if (strcmp(str_at(p, "name"), d->name) == 0 && json_is_null(json_object_get(key, "hardware")) &&
+                (d->precision ? json_is_string(prec) && strcmp(json_string_value(prec), d->precision) == 0
+                              : json_is_null(prec)))
+                found = true;
+        }
+        cr_expect(found, "GET /calibration has no common value of %s (precision %s)", d->name,
+                  d->precision ? d->precision : "any");
+    }
+    /* what the daemon serves is the table it answers with */
+    const calib_table *t = calibration_table();
+    cr_expect_eq(json_array_size(params), t->n_entries);
+    for (size_t e = 0; e < t->n_entries && e < json_array_size(params); e++) {
+        const json_t *p = json_array_get(params, e);
+        cr_expect_str_eq(str_at(p, "name"), CALIB_PARAMS[t->entries[e].param].name);
+        cr_expect(json_number_value(json_object_get(p, "value")) == t->entries[e].value, "%s",
+                  CALIB_PARAMS[t->entries[e].param].name);
     }
     json_decref(c);
 }
@@ -816,6 +897,20 @@ Test(measured, every_measurement_has_its_source_and_setting)
     json_decref(v);
 }
 
+/* Each measurement states the year of its figure (issue 24: "year and framework"). */
+Test(measured, every_measurement_states_its_year)
+{
+    json_t *v = validation();
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(v, "measurements"), i, m) {
+        const json_t *y = json_object_get(m, "year");
+        cr_expect(json_is_integer(y) && json_integer_value(y) >= 2012 && json_integer_value(y) <= 2026,
+                  "%s: year is %s", str_at(m, "id"), json_is_null(y) ? "null" : "not a year");
+    }
+    json_decref(v);
+}
+
 /* 20 measurements spread over the families: each row's predictions are what
  * POST /solve answers for its request, in each mode. */
 Test(measured, validation_predictions_are_solve_answers)
@@ -845,6 +940,60 @@ Test(measured, validation_predictions_are_solve_answers)
         }
     }
     cr_expect_eq(checked, 20);
+    json_decref(v);
+}
+
+/* The order statistics calibrate states: the median, and the 90th percentile
+ * interpolated linearly between order statistics. */
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void expect_stat(const json_t *stat, double *errs, size_t n, const char *what)
+{
+    qsort(errs, n, sizeof errs[0], by_value);
+    double median = n % 2 ? errs[n / 2] : 0.5 * (errs[n / 2 - 1] + errs[n / 2]);
+    double r = 0.9 * (double)(n - 1);
+    size_t lo = (size_t)floor(r);
+    double p90 = lo + 1 < n ? errs[lo] + (r - (double)lo) * (errs[lo + 1] - errs[lo]) : errs[lo];
+    int within = 0;
+    for (size_t i = 0; i < n; i++)
+        within += errs[i] <= 0.25;
+    /* the table keeps 9 significant digits, of the statistics and of the held-out predictions */
+    double got_m = json_number_value(json_object_get(stat, "median")), got_p = json_number_value(json_object_get(stat, "p90"));
+    cr_expect(fabs(got_m - median) <= 1e-7 * median + 1e-9, "%s: median %.9g, the rows' %.9g", what, got_m, median);
+    cr_expect(fabs(got_p - p90) <= 1e-7 * p90 + 1e-9, "%s: p90 %.9g, the rows' %.9g", what, got_p, p90);
+    cr_expect_eq(json_integer_value(json_object_get(stat, "n")), (json_int_t)n, "%s: n", what);
+    cr_expect_eq(json_integer_value(json_object_get(stat, "within_25pct")), within, "%s: within_25pct %lld, the rows' %d",
+                 what, (long long)json_integer_value(json_object_get(stat, "within_25pct")), within);
+}
+
+/* The summary states the error of the answers it lists: each family's (and
+ * the overall) mlsysim, measured and measured_loso statistics are those of the
+ * rows' errors. A mismatch in "measured" means the fitted table
+ * (core/calibration_fit.c) was not regenerated after the physics or the
+ * measurements changed. */
+Test(measured, validation_summary_is_the_rows_error)
+{
+    json_t *v = validation();
+    const json_t *ms = json_object_get(v, "measurements");
+    static const char *const KEYS[] = {"mlsysim", "measured", "measured_loso"};
+    double *errs = malloc(json_array_size(ms) * sizeof *errs);
+    for (int f = -1; f < CF_N; f++) {
+        const json_t *summary = f < 0 ? json_object_get(v, "overall") : family_summary(v, CALIB_FAMILY_NAMES[f]);
+        for (int k = 0; k < 3; k++) {
+            size_t n = 0, i;
+            const json_t *m;
+            json_array_foreach(ms, i, m) if (f < 0 || strcmp(str_at(m, "family"), CALIB_FAMILY_NAMES[f]) == 0)
+                errs[n++] = json_number_value(json_object_get(json_object_get(m, "error"), KEYS[k]));
+            char what[120];
+            snprintf(what, sizeof what, "%s, %s", f < 0 ? "overall" : CALIB_FAMILY_NAMES[f], KEYS[k]);
+            expect_stat(json_object_get(summary, KEYS[k]), errs, n, what);
+        }
+    }
+    free(errs);
     json_decref(v);
 }
 
