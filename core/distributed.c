@@ -11,6 +11,7 @@
 #include "core/distributed.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "core/comm.h"
 #include "core/llm.h"
@@ -354,12 +355,26 @@ static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_
         .grad_accum_steps = in_num(in, I_GAS), .seq_len = in_num(in, I_SEQ),
         .model_kind = (step_model)in_enum(in, I_STEP_MODEL)};
     distributed_result r;
-    if (distributed_solve(&q, &r, out, err) != 0)
-        return -1;
-    if (in->calibration == CALIBRATION_MEASURED &&
-        measured_training_step(&q, !in->v[I_EFFICIENCY].defaulted, !in->v[I_MICROBATCHES].defaulted, &r, out,
-                               err) != 0)
-        return -1;
+    if (in->calibration != CALIBRATION_MEASURED) {
+        if (distributed_solve(&q, &r, out, err) != 0)
+            return -1;
+    } else {
+        /* mlsysim's step gives the memory and the warnings; measured mode
+         * prices the step and states it in the Distributed Wall line. */
+        static _Thread_local solver_outputs first;
+        solver_outputs_reset(&first);
+        first.quiet = out->quiet;
+        if (distributed_solve(&q, &r, &first, err) != 0)
+            return -1;
+        for (int i = 0; i < first.n_warnings; i++)
+            solver_warn(out, "%s", first.warnings[i]);
+        for (int i = 0; i < first.n_trace; i++)
+            if (strncmp(first.trace[i], "Distributed Wall:", 17) != 0)
+                solver_trace(out, "%s", first.trace[i]);
+        if (measured_training_step(&q, !in->v[I_EFFICIENCY].defaulted, !in->v[I_MICROBATCHES].defaulted, &r, out,
+                                   err) != 0)
+            return -1;
+    }
     out_num(out, O_NODE_LATENCY, r.node.latency * 1e3);
     out_num(out, O_NODE_FOOTPRINT, r.node.footprint);
     out_bool(out, O_NODE_FEASIBLE, r.node.feasible);

@@ -413,6 +413,12 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     r->scaling_efficiency = node_time / r->step;
     r->throughput = q->batch_size / r->step;
 
+    if (!msgs->quiet) {
+        char step_ms[40];
+        fmt_pyrepr(step_ms, sizeof step_ms, r->step * 1e3);
+        solver_trace(msgs, "Distributed Wall: dp=%.0f, tp=%.0f, pp=%.0f, ep=%.0f; step latency %s ms.", dp, q->tp,
+                     q->pp, q->ep, step_ms);
+    }
     trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
     if (q->tp > 1)
         trace_ms(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");

@@ -94,12 +94,26 @@ json_t *calibration_report_json(const calib_table *t)
                                                 d->work, "key", key, "value", e->value, "unit", d->unit, "meaning",
                                                 d->meaning, "support", e->support, "bounds", d->lo, d->hi));
     }
-    return json_pack("{s:s,s:s,s:i,s:o}", "generated_by",
+    /* Parameters no measurement reads: not fitted, they answer with their start value. */
+    json_t *unfitted = json_array();
+    for (int p = 0; p < CP_N; p++) {
+        bool fitted = false;
+        for (size_t i = 0; i < t->n_entries && !fitted; i++)
+            fitted = t->entries[i].param == (calib_param)p && !t->entries[i].hardware;
+        if (fitted)
+            continue;
+        const calib_param_desc *d = &CALIB_PARAMS[p];
+        json_array_append_new(unfitted, json_pack("{s:s,s:s,s:{s:n,s:o},s:f,s:s,s:s}", "name", d->name, "work",
+                                                  d->work, "key", "hardware", "precision",
+                                                  d->precision ? json_string(d->precision) : json_null(), "value",
+                                                  d->start, "unit", d->unit, "meaning", d->meaning));
+    }
+    return json_pack("{s:s,s:s,s:i,s:o,s:o}", "generated_by",
                      "tools/calibrate, from validation/measurements/*.jsonl (core/calibration_fit.c)", "fit",
                      "robust least squares of log(predicted / measured), each source's rows weighted by "
                      "1/sqrt(their count); a value per accelerator only where two or more sources measured it, "
                      "pulled toward the common value",
-                     "measurements", t->measurements, "parameters", params);
+                     "measurements", t->measurements, "parameters", params, "unfitted", unfitted);
 }
 
 /* --- GET /validation ------------------------------------------------------------- */

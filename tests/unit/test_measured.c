@@ -26,6 +26,7 @@ static const calib_entry TOY_ENTRIES[] = {
     {CP_TRAIN_EFF, NULL, 0.4, 1},      {CP_MEM_EFF, NULL, 0.8, 1},          {CP_ACT_PASSES_INF, NULL, 2.0, 1},
     {CP_ACT_PASSES_TRAIN, NULL, 6.0, 1}, {CP_ACT_PASSES_INF_Q, NULL, 1.0, 1}, {CP_TF_ACT_PASSES, NULL, 1.0, 1},
     {CP_LAYER_S, NULL, 10e-6, 1},      {CP_LAYER_S_Q, NULL, 5e-6, 1},       {CP_DECODE_LAYER_S, NULL, 10e-6, 1},
+    {CP_DECODE_SEQ_S, NULL, 20e-6, 1}, {CP_TF_ACT_PASSES_Q, NULL, 0.5, 1},
     {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
     {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
     {CP_PREC_4BIT, NULL, 0.5, 1},
@@ -191,14 +192,14 @@ static double cnn_latency(double batch, calibration_mode mode)
  *   activations B x 1e7 x 2 B x 2 passes / (1e12 x 0.8) = 5e-5 B s
  *   weights     1e7 x 2 B / 8e11                       = 2.5e-5 s
  *   hidden      0.5 x min(compute, memory)            = 0.5 x (5e-5 B + 2.5e-5)
- *   launches    10 kernels x 10 us = 1e-4 s; dispatch 1e-5 s */
+ *   launches    10 layers x 3 kernels x 10 us = 3e-4 s; dispatch 1e-5 s */
 Test(measured, single_node_cnn_latency_is_linear_in_batch)
 {
     double b[] = {1024, 2048, 4096};
     double l[3];
     for (int i = 0; i < 3; i++) {
         l[i] = cnn_latency(b[i], CALIBRATION_MEASURED);
-        double want_s = 2e-4 * b[i] + 0.5 * (5e-5 * b[i] + 2.5e-5) + 1e-4 + 1e-5;
+        double want_s = 2e-4 * b[i] + 0.5 * (5e-5 * b[i] + 2.5e-5) + 3e-4 + 1e-5;
         cr_expect(fabs(l[i] - want_s * 1e3) <= 1e-9 * want_s * 1e3, "batch %g: %.17g ms, by hand %.17g", b[i], l[i],
                   want_s * 1e3);
     }
@@ -282,15 +283,15 @@ Test(measured, serving_itl_falls_with_tp)
 }
 
 /* Decode at batch 1 is memory-bound: the weights and the KV cache at the
- * achieved bandwidth, plus the fixed cost per layer (by hand, tp 1):
+ * achieved bandwidth, plus the fixed costs per layer and per sequence (by hand, tp 1):
  *   weights 1e9 x 2 B = 2e9 B; KV cache 2 x 10 layers x 2 heads x 128 x 1024 x 2 B = 10485760 B
- *   (2e9 + 10485760) / (1e12 x 0.8) + 10 x 10 us */
+ *   (2e9 + 10485760) / (1e12 x 0.8) + 10 x 10 us + 1 x 20 us */
 Test(measured, serving_decode_by_hand)
 {
     serve(CALIBRATION_MEASURED, 1);
     double kv = 2.0 * 10 * 2 * 128 * 1024 * 2;
     expect_num("kv_cache", kv);
-    expect_num("itl", ((2e9 + kv) / 8e11 + 10 * 10e-6) * 1e3);
+    expect_num("itl", ((2e9 + kv) / 8e11 + 10 * 10e-6 + 20e-6) * 1e3);
 }
 
 /* ---- distributed ---------------------------------------------------------------------------- */

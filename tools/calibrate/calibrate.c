@@ -243,6 +243,29 @@ static void choose_entries(fit_state *f, const catalog_edition *ed)
         free(f->affects[e]);
         find_affects(f, e, base);
     }
+    /* A parameter no measurement reads is not fitted: it keeps its
+     * descriptor's start value and is not in the table. */
+    size_t kept = 0;
+    for (size_t e = 0; e < f->n_entries; e++) {
+        if (f->n_affects[e] == 0) {
+            free(f->affects[e]);
+            continue;
+        }
+        f->entries[kept] = f->entries[e];
+        if (f->entries[kept].hardware) {
+            memmove(f->hw_keys[kept], f->hw_keys[e], sizeof f->hw_keys[kept]);
+            f->entries[kept].hardware = f->hw_keys[kept];
+        }
+        f->affects[kept] = f->affects[e];
+        f->n_affects[kept] = f->n_affects[e];
+        kept++;
+    }
+    for (size_t e = kept; e < f->n_entries; e++) {
+        f->affects[e] = NULL;
+        f->n_affects[e] = 0;
+    }
+    f->n_entries = kept;
+    use_entries(f);
     free(base);
 }
 
