@@ -18,6 +18,7 @@
 #include "server/metrics.h"
 #include "server/ops_routes.h"
 #include "server/optimize.h"
+#include "server/plan_routes.h"
 #include "server/prebuilt.h"
 #include "server/reply.h"
 #include "server/solve.h"
@@ -33,6 +34,8 @@ static const route ROUTES[] = {
     {"/solve/{solver}", "/solve/", 1, "GET", handle_solve_get, "/solve/{solver}", ROUTE_QUERY_INPUTS, NULL},
     {"/batch", "/batch", 0, "POST", handle_batch, "/batch", 0, NULL},
     {"/optimize", "/optimize", 0, "POST", optimize_handle, "/optimize", 0, NULL},
+    {"/evaluate", "/evaluate", 0, "POST", handle_evaluate, "/evaluate", 0, NULL},
+    {"/schemas/plan.json", "/schemas/plan.json", 0, "GET", handle_plan_schema, "/schemas/plan.json", ROUTE_CACHEABLE, NULL},
     {"/sweep", "/sweep", 0, "POST", handle_sweep, "/sweep", ROUTE_GZIP, NULL},
     {"/sweep/{solver}", "/sweep/", 1, "GET", handle_sweep, "/sweep/{solver}", ROUTE_GZIP | ROUTE_QUERY_INPUTS, NULL},
     {"/solvers", "/solvers", 0, "GET", handle_solvers, "/solvers", STATIC_ANSWER, NULL},

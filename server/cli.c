@@ -24,18 +24,22 @@
 #include "server/app.h"
 #include "server/front.h"
 #include "server/metrics.h"
+#include "server/plan_cli.h"
 #include "server/reply.h"
 
 typedef struct {
     const char *name;
     const char *path;     /* the endpoint the body is POSTed to */
     bool sweep_options;   /* takes --shard, --format, --index */
+    int (*run)(int argc, char **argv); /* a command of its own (plan_cli.h): it takes argv whole */
 } command;
 
 static const command COMMANDS[] = {
-    {"sweep", "/sweep", true},
-    {"solve", "/solve", false},
-    {"optimize", "/optimize", false},
+    {"sweep", "/sweep", true, NULL},
+    {"solve", "/solve", false, NULL},
+    {"optimize", "/optimize", false, NULL},
+    {"eval", "/evaluate", false, plan_cli_eval},
+    {"schema", NULL, false, plan_cli_schema},
 };
 
 typedef struct {
@@ -271,6 +275,9 @@ static int report_problem(const char *cmd, const app_response *resp)
 
 int cli_main(int argc, char **argv)
 {
+    const command *own = find_command(argv[0]);
+    if (own && own->run)
+        return own->run(argc, argv);
     cli_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc <= 0)

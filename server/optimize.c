@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/units.h"
 #include "server/body.h"
+#include "server/constraint.h"
 #include "server/front.h"
 #include "server/reply.h"
 #include "server/solve.h"
@@ -40,16 +40,6 @@
 #define TOP_K_MAX 100
 #define TOP_K_DEFAULT 5
 #define MAX_CONSTRAINTS 16
-
-typedef enum { OP_LE, OP_LT, OP_GE, OP_GT, OP_EQ, OP_NE, OP__N } cmp_op;
-static const char *const OP_NAMES[OP__N] = {"<=", "<", ">=", ">", "==", "!="};
-
-typedef struct {
-    int col;        /* output index */
-    cmp_op op;
-    double num;     /* the bound of a number (in the output's unit) or a boolean (0/1) */
-    const char *str; /* the bound of a string output (lives in the body) */
-} constraint;
 
 typedef struct {
     unsigned long long p;
@@ -81,68 +71,10 @@ typedef struct {
 
 static int parse_constraint(opt *o, const json_t *j, size_t i, api_error *err)
 {
-    char field[64];
-    snprintf(field, sizeof field, "constraints[%zu]", i);
-    if (!json_is_object(j))
-        return api_fail(err, 400, "invalid-input", field,
-                        "a constraint is an object like {\"output\": \"latency\", \"<=\": \"10 ms\"}");
-    const char *name = json_string_value(json_object_get(j, "output"));
-    int col = name ? solver_output_index(o->s, name) : -1;
-    if (col < 0) {
-        snprintf(field, sizeof field, "constraints[%zu].output", i);
-        return api_fail(err, 400, "invalid-input", field, "'output' must name an output of solver %s (GET /solvers/%s)",
-                        o->s->name, o->s->name);
-    }
-    constraint *c = &o->c[o->n_c];
-    *c = (constraint){.col = col, .op = OP__N};
-    const json_t *bound = NULL;
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)j, key, val) {
-        if (!strcmp(key, "output"))
-            continue;
-        cmp_op op = OP__N;
-        for (int k = 0; k < OP__N; k++)
-            if (!strcmp(key, OP_NAMES[k]))
-                op = (cmp_op)k;
-        if (op == OP__N || c->op != OP__N)
-            return api_fail(err, 400, "invalid-input", field,
-                            "a constraint has 'output' and one comparison: <=, <, >=, >, == or != (got '%.40s')", key);
-        c->op = op;
-        bound = val;
-    }
-    if (c->op == OP__N)
-        return api_fail(err, 400, "invalid-input", field, "a constraint needs a comparison: <=, <, >=, >, == or !=");
-    const output_desc *d = &o->s->outputs[col];
-    snprintf(field, sizeof field, "constraints[%zu].%s", i, OP_NAMES[c->op]);
-    if (d->kind == OUT_BOOLEAN || d->kind == OUT_STRING) {
-        bool ok = d->kind == OUT_BOOLEAN ? json_is_boolean(bound) : json_is_string(bound);
-        if (!ok || (c->op != OP_EQ && c->op != OP_NE))
-            return api_fail(err, 400, "invalid-input", field, "output '%s' is a %s: compare it with == or != and a %s",
-                            d->name, d->kind == OUT_BOOLEAN ? "boolean" : "string",
-                            d->kind == OUT_BOOLEAN ? "boolean" : "string");
-        c->num = json_is_true(bound);
-        c->str = json_string_value(bound);
-        o->n_c++;
-        return 0;
-    }
-    if (json_is_number(bound)) {
-        c->num = json_number_value(bound); /* in the output's unit */
-    } else {
-        /* "10 ms": converted to the output's unit */
-        double factor;
-        dimension dim;
-        char msg[200];
-        if (!json_is_string(bound) || !d->unit[0] || units_parse_unit(d->unit, &factor, &dim, NULL, 0) != UNITS_OK)
-            return api_fail(err, 400, "invalid-input", field, "the bound on '%s' must be a number%s%s", d->name,
-                            d->unit[0] ? " in " : "", d->unit);
-        double si;
-        if (units_parse_as(json_string_value(bound), dim, d->unit, &si, msg, sizeof msg) != UNITS_OK ||
-            !units_to(si, d->unit, dim, &c->num))
-            return api_fail(err, 400, "invalid-input", field, "the bound on '%s': %s", d->name, msg);
-    }
-    if (!isfinite(c->num))
-        return api_fail(err, 400, "invalid-input", field, "the bound on '%s' must be finite", d->name);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "constraints[%zu]", i);
+    if (constraint_parse(o->s, j, prefix, NULL, &o->c[o->n_c], err) != 0)
+        return -1;
     o->n_c++;
     return 0;
 }
@@ -181,27 +113,7 @@ static int parse_objective(opt *o, const json_t *j, api_error *err)
 
 static bool meets(const opt *o, const constraint *c, const solver_outputs *out)
 {
-    const output_desc *d = &o->s->outputs[c->col];
-    const output_value *v = &out->v[c->col];
-    if (v->is_null)
-        return false;
-    if (d->kind == OUT_STRING) {
-        bool eq = v->str && !strcmp(v->str, c->str);
-        return c->op == OP_EQ ? eq : !eq;
-    }
-    double x = d->kind == OUT_BOOLEAN ? (v->num != 0) : v->num;
-    if (!isfinite(x))
-        return false;
-    switch (c->op) {
-    case OP_LE: return x <= c->num;
-    case OP_LT: return x < c->num;
-    case OP_GE: return x >= c->num;
-    case OP_GT: return x > c->num;
-    case OP_EQ: return x == c->num;
-    case OP_NE: return x != c->num;
-    case OP__N: break;
-    }
-    return false;
+    return constraint_meets(o->s, c, &out->v[c->col]);
 }
 
 static bool meets_all(const opt *o, const solver_outputs *out)
@@ -385,7 +297,7 @@ static void put_constraint_head(strbuf *b, const opt *o, const constraint *c)
     sb_puts(b, "{\"output\":");
     sb_json_string(b, o->s->outputs[c->col].name);
     sb_puts(b, ",\"op\":");
-    sb_json_string(b, OP_NAMES[c->op]);
+    sb_json_string(b, CMP_OP_NAMES[c->op]);
     sb_puts(b, ",\"bound\":");
     put_bound(b, o, c);
     const char *unit = o->s->outputs[c->col].unit;
