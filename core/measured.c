@@ -429,3 +429,69 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     trace_ms(msgs, "optimizer pass", t_opt, "16 B per parameter of the shard at the achieved bandwidth");
     return 0;
 }
+
+/* --- one iteration of a continuous-batching server ---------------------------------- */
+
+void serving_iteration_cost(const serving_params *p, double tp, bool measured, bool efficiency_given,
+                            serving_iter_cost *c)
+{
+    const model_t *m = p->model;
+    const hw_node *hw = p->hw;
+    const double wb = precision_bytes(p->precision);
+    *c = (serving_iter_cost){0};
+    c->weight_bytes = m->parameters * wb;
+    c->fixed_prefill = hw->dispatch_tax;
+
+    if (!measured) {
+        /* serving_solve's prefill (2 N t + 4 L H d t S at peak x efficiency)
+         * and decode ((weights + KV) / bandwidth + a tax per layer), split
+         * over tp as serving_times() splits them, with its all-reduces. */
+        attn_dims d = llm_attn_dims(m);
+        const double rate = llm_peak_flops(hw, p->precision) * p->efficiency * tp;
+        const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+        c->c_prefill_token = 2.0 * m->parameters / rate;
+        c->c_attn_full = 4.0 * d.layers * d.heads * d.head_dim / rate;
+        c->m_weights_prefill = c->m_weights_decode = c->weight_bytes / tp / hw->mem_bandwidth;
+        c->kv_bytes_per_token = llm_kv_cache_bytes(m, 1.0, 1.0, wb);
+        c->m_kv_token = c->kv_bytes_per_token / tp / hw->mem_bandwidth;
+        c->fixed_decode = m->layers * LLM_LAYER_TAX_S;
+        if (tp > 1) {
+            double alpha = hw->has_nvlink && !isnan(hw->nvlink_latency) ? hw->nvlink_latency : COMM_INTRA_NODE_LATENCY;
+            c->ar_fixed = 2.0 * d.layers * 2.0 * (tp - 1.0) * alpha;
+            c->ar_token = 2.0 * d.layers * 2.0 * (tp - 1.0) / tp * hidden * wb / scale_up_bw(hw);
+        }
+        return;
+    }
+
+    /* serving_times()'s measured prefill and decode, term by term. */
+    tf_shape s = tf_shape_of(m);
+    const double pf = calib_precision_factor(p->precision);
+    const double peak = compute_peak(hw, p->precision) * tp;
+    const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
+    const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
+    const double bw = hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw) * tp;
+    c->c_prefill_token = 2.0 * s.matmul / (peak * e_mm);
+    c->c_attn_causal = 4.0 * s.layers * s.hidden / (peak * e_att);
+    c->c_decode_seq = 2.0 * s.matmul / (peak * e_mm);
+    c->c_decode_ctx = 4.0 * s.layers * s.hidden / (peak * e_mm);
+    c->prefill_reads_weights = true;
+    c->m_weights_prefill = s.total * wb / bw;
+    c->m_weights_decode = decode_read_params(m, 1.0) * wb / bw;
+    if (decode_read_params(m, 1.0) < m->parameters) {
+        /* decode_read_params(B) = shared + experts (1 - (1 - k/E)^B) */
+        double e = m->experts, k = m->active_experts_per_token;
+        double experts_all = (m->parameters - m->active_parameters) * e / (e - k);
+        c->moe_shared = fmax(0.0, m->parameters - experts_all) * wb / bw;
+        c->moe_experts = experts_all * wb / bw;
+        c->moe_miss = 1.0 - k / e;
+    }
+    c->kv_bytes_per_token = llm_kv_cache_bytes(m, 1.0, 1.0, llm_act_bytes(p->precision));
+    c->m_kv_token = c->kv_bytes_per_token / bw;
+    if (tp > 1) {
+        double link = scale_up_bw(hw) * calib_value(CP_LINK_EFF, NULL);
+        c->ar_fixed = 2.0 * s.layers * calib_value(CP_AR_LATENCY_S, NULL);
+        c->ar_token = 2.0 * s.layers * 2.0 * (tp - 1.0) / tp * s.hidden * 2.0 / link;
+    }
+    c->fixed_iteration = s.layers * calib_value(CP_DECODE_LAYER_S, NULL);
+    c->per_decode_seq = calib_value(CP_DECODE_SEQ_S, NULL);
+}

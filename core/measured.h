@@ -22,6 +22,7 @@
 #ifndef MLSYSD_MEASURED_H
 #define MLSYSD_MEASURED_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "core/calibration.h"
@@ -54,5 +55,83 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
 
 /* Which family of measurements covers a single_node answer. */
 calib_family measured_single_node_family(const model_t *m, bool training);
+
+/* --- one iteration of a continuous-batching server (serving_simulation) -----
+ *
+ * An iteration runs prefill chunks (n new tokens of a sequence whose first c
+ * tokens are already cached) beside decode steps (one token of a sequence of
+ * context ctx). Its time is affine in the aggregates below except for a
+ * roofline max between compute and memory traffic; serving_iteration_cost()
+ * prices the coefficients once, in either mode, so that
+ *   - an iteration of one whole prompt and nothing else costs serving's ttft
+ *     for that prompt (batch 1, no chunking, no cached prefix), and
+ *   - an iteration of B decode steps at context S costs serving's itl at
+ *     seq_len S, batch B (no draft model, no disaggregation),
+ * exactly, at any tp. A mixed iteration hides the smaller of its prefill
+ * compute and its decode memory traffic behind the larger (Sarathi-Serve's
+ * piggybacking). */
+typedef struct {
+    double prefill_tokens;      /* sum of n over prefill chunks */
+    double prefill_attn_full;   /* sum of n (c + n): mlsysim's full attention over the context */
+    double prefill_attn_causal; /* sum of n (c + n / 2): causal attention */
+    double decode_seqs;         /* sequences decoding one token */
+    double decode_ctx;          /* sum of their contexts, tokens (KV cache read) */
+} serving_iteration;
+
+typedef struct {
+    /* compute, s per unit */
+    double c_prefill_token, c_attn_full, c_attn_causal, c_decode_seq, c_decode_ctx;
+    /* memory traffic, s: weights read by an iteration with prefill, by a
+     * decode-only one (dense: all of them; with experts, the shared part plus
+     * the experts touched: 1 - moe_miss^B of moe_experts), KV per context token */
+    double m_weights_prefill, m_weights_decode, moe_shared, moe_experts, moe_miss;
+    bool prefill_reads_weights; /* measured mode: prefill is max(compute, weights) */
+    double m_kv_token;
+    /* tensor-parallel all-reduces per iteration: fixed + per token */
+    double ar_fixed, ar_token;
+    /* fixed costs, s: every iteration, an iteration with prefill (dispatch),
+     * with decode (mlsysim's per-layer tax), per decode sequence */
+    double fixed_iteration, fixed_prefill, fixed_decode, per_decode_seq;
+    /* memory of one replica (tp accelerators), B */
+    double weight_bytes, kv_bytes_per_token;
+} serving_iter_cost;
+
+/* The coefficients for p's model, hardware, precision and efficiency at
+ * tensor-parallel degree tp, in measured mode when `measured` (the fitted
+ * terms serving_times() uses), else mlsysim's arithmetic split over tp.
+ * p's seq_len, batch, draft, decode_hw, cached_prefix and chunk_tokens are
+ * not read. */
+void serving_iteration_cost(const serving_params *p, double tp, bool measured, bool efficiency_given,
+                            serving_iter_cost *c);
+
+/* The time of one iteration, s (0 for an empty one). */
+static inline double serving_iteration_time(const serving_iter_cost *c, const serving_iteration *it)
+{
+    const bool pre = it->prefill_tokens > 0, dec = it->decode_seqs > 0;
+    if (!pre && !dec)
+        return 0.0;
+    double compute = c->c_prefill_token * it->prefill_tokens + c->c_attn_full * it->prefill_attn_full +
+                     c->c_attn_causal * it->prefill_attn_causal + c->c_decode_seq * it->decode_seqs +
+                     c->c_decode_ctx * it->decode_ctx;
+    double memory = 0.0;
+    if (pre) {
+        if (c->prefill_reads_weights || dec)
+            memory = c->m_weights_prefill;
+    } else if (c->moe_experts > 0) {
+        memory = c->moe_shared + c->moe_experts * (1.0 - pow(c->moe_miss, it->decode_seqs));
+    } else {
+        memory = c->m_weights_decode;
+    }
+    if (dec)
+        memory += c->m_kv_token * it->decode_ctx;
+    double t = (compute > memory ? compute : memory) + c->fixed_iteration;
+    if (c->ar_token > 0 || c->ar_fixed > 0)
+        t += c->ar_fixed + c->ar_token * (it->prefill_tokens + it->decode_seqs);
+    if (pre)
+        t += c->fixed_prefill;
+    if (dec)
+        t += c->fixed_decode + c->per_decode_seq * it->decode_seqs;
+    return t;
+}
 
 #endif

@@ -48,7 +48,8 @@ const char *const CALIBRATION_MODES[] = {"mlsysim", "measured", NULL};
     X(SOLVER_WEIGHT_STREAMING)        \
     X(SOLVER_TAIL_LATENCY)            \
     X(SOLVER_INFERENCE_SCALING)       \
-    X(SOLVER_BATCHING_OPTIMIZER)
+    X(SOLVER_BATCHING_OPTIMIZER)      \
+    X(SOLVER_SERVING_SIMULATION)
 
 #define DECLARE_SOLVER(desc) extern const solver_desc desc;
 SOLVERS(DECLARE_SOLVER)

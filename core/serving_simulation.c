@@ -1,0 +1,1109 @@
+/* serving_simulation.c - serving_simulation: requests through a
+ * continuous-batching LLM server with an iteration-level scheduler, in the
+ * manner of vLLM or SGLang (Yu et al. 2022, ORCA; Kwon et al. 2023,
+ * PagedAttention; Agrawal et al. 2024, Sarathi-Serve), simulated request by
+ * request and iteration by iteration, as Vidur and LLMServingSim do offline.
+ *
+ * Requests arrive (Poisson, or gamma with a coefficient of variation) with
+ * prompt and output lengths fixed or drawn (uniform, exponential,
+ * lognormal) from a seeded PRNG (splitmix64 seeding xoshiro256**, one
+ * stream per quantity, so that the same seed at another arrival rate draws
+ * the same lengths and scaled arrival times). A router sends each to one of
+ * `replicas` servers of tp accelerators (round robin or least outstanding).
+ * Each server runs iterations: the running sequences' decode steps and
+ * prefill chunks, then new requests admitted FCFS within max_num_seqs,
+ * max_num_batched_tokens and the free KV pages; a sequence that needs a page
+ * when none is free preempts the most recently admitted one, which frees its
+ * pages and later recomputes its prompt and the tokens it had generated.
+ * Without chunked prefill an iteration is either whole prompts or decodes
+ * (vLLM's original scheduler). An iteration's time comes from its mix of
+ * prefill tokens and decode sequences through serving_iteration_time()
+ * (core/measured.h): serving's arithmetic in mlsysim mode, measured mode's
+ * fitted terms in measured mode.
+ *
+ * Work is bounded and sized up front: the request count and the tokens they
+ * generate are capped (413 beyond), the arrays are allocated once per run and
+ * no event allocates. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/llm.h"
+#include "core/measured.h"
+#include "core/solver.h"
+
+#define MAX_REQUESTS 20000
+#define MAX_GENERATED_TOKENS 2e7 /* num_requests x output_tokens */
+#define MAX_REPLICAS 64
+#define MAX_NUM_SEQS 4096
+#define MAX_LEN_FACTOR 16.0 /* drawn lengths are clipped to 16 x their mean */
+
+enum {
+    I_MODEL, I_HARDWARE, I_PRECISION, I_EFFICIENCY, I_TP, I_REPLICAS, I_ROUTING, I_RATE, I_ARRIVAL, I_ARRIVAL_CV,
+    I_PROMPT, I_PROMPT_DIST, I_OUTPUT, I_OUTPUT_DIST, I_LENGTH_CV, I_NUM_REQUESTS, I_WARMUP, I_SEED, I_MAX_SEQS,
+    I_MAX_TOKENS, I_CHUNKED, I_CHUNK, I_PAGE, I_MEM_UTIL, I_SLO_TTFT, I_SLO_TPOT, I_N
+};
+
+static const char *const ROUTING[] = {"round_robin", "least_outstanding", NULL};
+enum { ROUTE_RR, ROUTE_LEAST };
+static const char *const ARRIVALS[] = {"poisson", "gamma", NULL};
+enum { ARR_POISSON, ARR_GAMMA };
+static const char *const DISTS[] = {"fixed", "uniform", "exponential", "lognormal", NULL};
+enum { D_FIXED, D_UNIFORM, D_EXP, D_LOGNORMAL };
+
+static const input_desc INPUTS[I_N] = {
+    [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload): Llama3_70B, Llama3_8B, ..."),
+    [I_HARDWARE] = LLM_INPUT_HARDWARE("The accelerator of every replica"),
+    [I_PRECISION] = LLM_INPUT_PRECISION,
+    [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
+                      .check = CHECK_RANGE, .lo = 0.01, .hi = 1, .hi_is_int = true,
+                      .description = "Fraction of peak compute prefill achieves (measured mode: the fitted value "
+                                     "unless given)"},
+    [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree of a replica: weights and KV cache split over tp accelerators, "
+                             "two all-reduces per layer per iteration"),
+    [I_REPLICAS] = {.name = "replicas", .kind = IN_INTEGER, .has_default = true, .def_num = 1,
+                    .check = CHECK_RANGE, .lo = 1, .hi = MAX_REPLICAS, .lo_is_int = true, .hi_is_int = true,
+                    .description = "Independent servers of tp accelerators behind the router (at most 64)"},
+    [I_ROUTING] = {.name = "routing", .kind = IN_ENUM, .has_default = true, .def_str = "round_robin",
+                   .enum_values = ROUTING,
+                   .description = "How the router picks a replica: round_robin, or least_outstanding (fewest "
+                                  "requests waiting or running; ties to the lowest index)"},
+    [I_RATE] = {.name = "arrival_rate_qps", .kind = IN_NUMBER, .check = CHECK_POSITIVE,
+                .description = "Mean arrival rate of requests, per second"},
+    [I_ARRIVAL] = {.name = "arrival_process", .kind = IN_ENUM, .has_default = true, .def_str = "poisson",
+                   .enum_values = ARRIVALS,
+                   .description = "poisson (exponential gaps), or gamma gaps with coefficient of variation "
+                                  "arrival_cv (0: evenly spaced, above 1: bursty)"},
+    [I_ARRIVAL_CV] = {.name = "arrival_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 1,
+                      .check = CHECK_RANGE, .lo = 0, .hi = 10, .lo_is_int = true, .hi_is_int = true,
+                      .description = "Coefficient of variation of the gaps between arrivals (gamma only)"},
+    [I_PROMPT] = {.name = "prompt_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 131072,
+                  .lo_is_int = true, .hi_is_int = true,
+                  .description = "Prompt length in tokens: fixed, or the mean of prompt_distribution"},
+    [I_PROMPT_DIST] = {.name = "prompt_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
+                       .enum_values = DISTS,
+                       .description = "fixed; uniform or lognormal with length_cv; exponential (cv 1). Draws are "
+                                      "rounded, at least 1 and at most 16 x the mean"},
+    [I_OUTPUT] = {.name = "output_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 16384,
+                  .lo_is_int = true, .hi_is_int = true,
+                  .description = "Output length in tokens: fixed, or the mean of output_distribution"},
+    [I_OUTPUT_DIST] = {.name = "output_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
+                       .enum_values = DISTS, .description = "As prompt_distribution, for output lengths"},
+    [I_LENGTH_CV] = {.name = "length_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
+                     .check = CHECK_RANGE, .lo = 0, .hi = 0.57, .lo_is_int = true,
+                     .description = "Coefficient of variation of uniform and lognormal lengths (uniform: at most "
+                                    "0.57, a range from about 0 to twice the mean)"},
+    [I_NUM_REQUESTS] = {.name = "num_requests", .kind = IN_INTEGER, .has_default = true, .def_num = 1000,
+                        .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
+                        .description = "Requests simulated, warm-up included (at most 20000, and num_requests x "
+                                       "output_tokens at most 2e7: 413 beyond)"},
+    [I_WARMUP] = {.name = "warmup_requests", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,
+                  .description = "The first requests, left out of every statistic (null: num_requests / 10)"},
+    [I_SEED] = {.name = "seed", .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_NONNEGATIVE,
+                .description = "Seed of the PRNG: the same seed gives the same answer"},
+    [I_MAX_SEQS] = {.name = "max_num_seqs", .kind = IN_INTEGER, .has_default = true, .def_num = 256,
+                    .check = CHECK_RANGE, .lo = 1, .hi = MAX_NUM_SEQS, .lo_is_int = true, .hi_is_int = true,
+                    .description = "Scheduler's cap on sequences running at once, per replica (vLLM's default 256)"},
+    [I_MAX_TOKENS] = {.name = "max_num_batched_tokens", .kind = IN_INTEGER, .has_default = true, .def_num = 8192,
+                      .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 1e7,
+                      .description = "Scheduler's token budget per iteration: decode steps count 1, prefill "
+                                     "chunks their tokens (below max_num_seqs, some decodes wait their turn)"},
+    [I_CHUNKED] = {.name = "chunked_prefill", .kind = IN_BOOLEAN, .has_default = true, .def_num = 1,
+                   .description = "Prefill in chunks beside the decodes (Sarathi-Serve, vLLM V1); false: an "
+                                  "iteration runs whole prompts or decodes, never both"},
+    [I_CHUNK] = {.name = "prefill_chunk_tokens", .kind = IN_INTEGER, .nullable = true, .int_max = 1e7,
+                 .description = "Chunked prefill: most prompt tokens of one sequence per iteration (null: the "
+                                "token budget)"},
+    [I_PAGE] = {.name = "page_size", .kind = IN_INTEGER, .has_default = true, .def_num = 16,
+                .check = CHECK_RANGE, .lo = 1, .hi = 1024, .lo_is_int = true, .hi_is_int = true,
+                .description = "KV-cache block size in tokens (PagedAttention)"},
+    [I_MEM_UTIL] = {.name = "gpu_memory_utilization", .kind = IN_NUMBER, .has_default = true, .def_num = 0.9,
+                    .check = CHECK_RANGE, .lo = 0.01, .hi = 1, .hi_is_int = true,
+                    .description = "Share of accelerator memory the server may use; the KV pages are what "
+                                   "remains after the weights (vLLM's default 0.9)"},
+    [I_SLO_TTFT] = {.name = "slo_ttft_ms", .kind = IN_NUMBER, .nullable = true,
+                    .description = "SLO on time to first token, ms (null: none); goodput counts requests meeting "
+                                   "every SLO given"},
+    [I_SLO_TPOT] = {.name = "slo_tpot_ms", .kind = IN_NUMBER, .nullable = true,
+                    .description = "SLO on time per output token, ms (null: none)"},
+};
+
+static int check_warmup(const solver_inputs *in, solver_error *err)
+{
+    if (in_has(in, I_WARMUP) && in_num(in, I_WARMUP) < 0)
+        return solver_fail(err, "warmup_requests", "warmup_requests (%.0f) must be >= 0", in_num(in, I_WARMUP));
+    if (in_has(in, I_WARMUP) && in_num(in, I_WARMUP) >= in_num(in, I_NUM_REQUESTS))
+        return solver_fail(err, "warmup_requests", "warmup_requests (%.0f) must be < num_requests (%.0f)",
+                           in_num(in, I_WARMUP), in_num(in, I_NUM_REQUESTS));
+    return 0;
+}
+
+static int check_chunk(const solver_inputs *in, solver_error *err)
+{
+    if (in_has(in, I_CHUNK) && in_num(in, I_CHUNK) < 1)
+        return solver_fail(err, "prefill_chunk_tokens", "prefill_chunk_tokens (%.0f) must be >= 1 (when given)",
+                           in_num(in, I_CHUNK));
+    return 0;
+}
+
+static int check_slo(const solver_inputs *in, int i, const char *name, solver_error *err)
+{
+    if (in_has(in, i) && !(in_num(in, i) > 0))
+        return solver_fail(err, name, "%s must be positive (when given), got %g", name, in_num(in, i));
+    return 0;
+}
+
+static int check_slo_ttft(const solver_inputs *in, solver_error *err) { return check_slo(in, I_SLO_TTFT, "slo_ttft_ms", err); }
+static int check_slo_tpot(const solver_inputs *in, solver_error *err) { return check_slo(in, I_SLO_TPOT, "slo_tpot_ms", err); }
+
+static const char *const R_CHUNK[] = {"prefill_chunk_tokens", NULL};
+static const char *const R_SLO_TTFT[] = {"slo_ttft_ms", NULL};
+static const char *const R_SLO_TPOT[] = {"slo_tpot_ms", NULL};
+static const char *const R_WARMUP[] = {"warmup_requests", "num_requests", NULL};
+
+static const input_constraint CONSTRAINTS[] = {
+    {.rule = "0 <= warmup_requests < num_requests (when given)", .inputs = R_WARMUP, .check = check_warmup},
+    {.rule = "prefill_chunk_tokens >= 1 (when given)", .inputs = R_CHUNK, .check = check_chunk},
+    {.rule = "slo_ttft_ms > 0 (when given)", .inputs = R_SLO_TTFT, .check = check_slo_ttft},
+    {.rule = "slo_tpot_ms > 0 (when given)", .inputs = R_SLO_TPOT, .check = check_slo_tpot},
+};
+
+enum {
+    O_FEASIBLE, O_TTFT_MEAN, O_TTFT_P50, O_TTFT_P90, O_TTFT_P99, O_TPOT_MEAN, O_TPOT_P50, O_TPOT_P90, O_TPOT_P99,
+    O_E2E_MEAN, O_E2E_P99, O_THROUGHPUT, O_TOKENS_S, O_IN_SYSTEM, O_GOODPUT, O_SLO_ATTAIN, O_KV_UTIL, O_PREEMPT,
+    O_MAX_QUEUE, O_KV_TOKENS, O_MEAN_BATCH, O_ITERATIONS, O_MEASURED, O_WARMUP, O_WINDOW, O_N
+};
+
+#define LAT(nm, what) {.name = nm, .kind = OUT_NUMBER, .unit = "ms", .description = what, .nullable = true}
+
+static const output_desc OUTPUTS[O_N] = {
+    [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "", .categorical = true,
+                    .description = "The weights fit a replica's memory and a request of the mean lengths fits the "
+                                   "KV pages left (else every other output is null)"},
+    [O_TTFT_MEAN] = LAT("ttft_mean", "Mean time to first token: arrival to the end of the iteration that emits it"),
+    [O_TTFT_P50] = LAT("ttft_p50", "Median time to first token"),
+    [O_TTFT_P90] = LAT("ttft_p90", "90th-percentile time to first token"),
+    [O_TTFT_P99] = LAT("ttft_p99", "99th-percentile time to first token"),
+    [O_TPOT_MEAN] = LAT("tpot_mean", "Mean time per output token after the first: (finish - first token) / "
+                                     "(output tokens - 1), over requests of 2 tokens or more"),
+    [O_TPOT_P50] = LAT("tpot_p50", "Median time per output token"),
+    [O_TPOT_P90] = LAT("tpot_p90", "90th-percentile time per output token"),
+    [O_TPOT_P99] = LAT("tpot_p99", "99th-percentile time per output token"),
+    [O_E2E_MEAN] = LAT("e2e_mean", "Mean end-to-end latency: arrival to the last token"),
+    [O_E2E_P99] = LAT("e2e_p99", "99th-percentile end-to-end latency"),
+    [O_THROUGHPUT] = {.name = "throughput_rps", .kind = OUT_NUMBER, .unit = "1/s", .nullable = true,
+                      .description = "Requests completed per second over the measurement window (first measured "
+                                     "arrival to last arrival)"},
+    [O_TOKENS_S] = {.name = "output_tokens_per_s", .kind = OUT_NUMBER, .unit = "tokens/s", .nullable = true,
+                    .description = "Output tokens emitted per second over the measurement window"},
+    [O_IN_SYSTEM] = {.name = "mean_requests_in_system", .kind = OUT_NUMBER, .unit = "", .nullable = true,
+                     .description = "Time-average of requests waiting or running over the window (Little's law: "
+                                    "about throughput_rps x e2e_mean when the load is stable)"},
+    [O_GOODPUT] = {.name = "goodput_rps", .kind = OUT_NUMBER, .unit = "1/s", .nullable = true,
+                   .description = "throughput_rps x the share of measured requests meeting every SLO given (null "
+                                  "without SLOs)"},
+    [O_SLO_ATTAIN] = {.name = "slo_attainment", .kind = OUT_NUMBER, .unit = "", .nullable = true,
+                      .description = "Share of measured requests meeting every SLO given (null without SLOs)"},
+    [O_KV_UTIL] = {.name = "kv_utilization_mean", .kind = OUT_NUMBER, .unit = "", .nullable = true,
+                   .description = "Time-average share of the KV pages held, over replicas and the window"},
+    [O_PREEMPT] = {.name = "preemptions", .kind = OUT_INTEGER, .unit = "", .nullable = true,
+                   .description = "Sequences preempted (pages freed, recomputed later) in the whole run"},
+    [O_MAX_QUEUE] = {.name = "max_queue_length", .kind = OUT_INTEGER, .unit = "", .nullable = true,
+                     .description = "Most requests waiting (not running) at once, over all replicas, whole run"},
+    [O_KV_TOKENS] = {.name = "kv_capacity_tokens", .kind = OUT_INTEGER, .unit = "",
+                     .description = "KV pages of one replica x page_size: the tokens its cache holds"},
+    [O_MEAN_BATCH] = {.name = "mean_batch_size", .kind = OUT_NUMBER, .unit = "", .nullable = true,
+                      .description = "Sequences per iteration (decoding or prefilling), averaged over iterations"},
+    [O_ITERATIONS] = {.name = "iterations", .kind = OUT_INTEGER, .unit = "", .nullable = true,
+                      .description = "Iterations simulated, all replicas, whole run"},
+    [O_MEASURED] = {.name = "measured_requests", .kind = OUT_INTEGER, .unit = "", .nullable = true,
+                    .description = "Requests the statistics cover: num_requests - warmup_requests"},
+    [O_WARMUP] = {.name = "warmup_requests", .kind = OUT_INTEGER, .unit = "", .nullable = true,
+                  .description = "Requests left out as warm-up"},
+    [O_WINDOW] = {.name = "measurement_window", .kind = OUT_NUMBER, .unit = "s", .nullable = true,
+                  .description = "Length of the window the rates and time-averages are taken over"},
+};
+
+enum { C_PCT, C_TTFT, C_TPOT, C_E2E, C_N };
+static const output_desc COLUMNS[C_N] = {
+    [C_PCT] = {.name = "percentile", .kind = OUT_NUMBER, .unit = "", .description = "Percentile (100: the maximum)"},
+    [C_TTFT] = {.name = "ttft", .kind = OUT_NUMBER, .unit = "ms", .description = "Time to first token"},
+    [C_TPOT] = {.name = "tpot", .kind = OUT_NUMBER, .unit = "ms", .description = "Time per output token",
+                .nullable = true},
+    [C_E2E] = {.name = "e2e", .kind = OUT_NUMBER, .unit = "ms", .description = "End-to-end latency"},
+};
+
+static const table_desc TABLE = {
+    .name = "latency_percentiles",
+    .description = "Latency percentiles of the measured requests (linear interpolation), 50 to 100 (the maximum)",
+    .columns = COLUMNS,
+    .n_columns = C_N,
+};
+
+/* --- PRNG: splitmix64 seeding xoshiro256** (Blackman & Vigna) ------------------------ */
+
+typedef struct {
+    uint64_t s[4];
+} rng_t;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(rng_t *r, uint64_t seed, uint64_t stream)
+{
+    uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ULL);
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+static uint64_t rng_next(rng_t *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, 1). */
+static double rng_u(rng_t *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
+
+static double rng_exp(rng_t *r) { return -log1p(-rng_u(r)); }
+
+static double rng_normal(rng_t *r)
+{
+    double u1 = rng_u(r), u2 = rng_u(r);
+    return sqrt(-2.0 * log1p(-u1)) * cos(2.0 * M_PI * u2);
+}
+
+/* Gamma of shape k, scale 1 (Marsaglia & Tsang 2000; k < 1 boosted). */
+static double rng_gamma(rng_t *r, double k)
+{
+    if (k < 1.0) {
+        double g = rng_gamma(r, k + 1.0);
+        return g * pow(1.0 - rng_u(r), 1.0 / k);
+    }
+    double d = k - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double x, v;
+        do {
+            x = rng_normal(r);
+            v = 1.0 + c * x;
+        } while (v <= 0);
+        v = v * v * v;
+        double u = rng_u(r);
+        if (u < 1.0 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
+            return d * v;
+    }
+}
+
+/* A length of mean `mean` from distribution `dist`, rounded, in [1, 16 x mean]. */
+static int draw_length(rng_t *r, int dist, double mean, double cv)
+{
+    double x = mean;
+    switch (dist) {
+    case D_UNIFORM: {
+        double half = sqrt(3.0) * cv * mean;
+        x = mean - half + 2.0 * half * rng_u(r);
+        break;
+    }
+    case D_EXP:
+        x = mean * rng_exp(r);
+        break;
+    case D_LOGNORMAL: {
+        double s2 = log(1.0 + cv * cv);
+        x = exp(log(mean) - 0.5 * s2 + sqrt(s2) * rng_normal(r));
+        break;
+    }
+    default:
+        break;
+    }
+    x = fmin(fmax(round(x), 1.0), fmax(1.0, floor(MAX_LEN_FACTOR * mean)));
+    return (int)x;
+}
+
+/* --- the simulation ------------------------------------------------------------------ */
+
+enum { ST_FUTURE, ST_WAITING, ST_RUNNING, ST_DONE };
+
+typedef struct {
+    double arrival, first, finish;
+    int prompt, output;
+    int computed;  /* tokens whose KV is cached */
+    int target;    /* tokens to prefill before the next token (prompt, + generated after a preemption) */
+    int generated; /* tokens emitted */
+    int pages;     /* KV pages held */
+    int replica;
+    int next, prev; /* the replica's waiting or running list */
+    unsigned char state;
+} sim_req;
+
+typedef struct {
+    int head, tail, count;
+} sim_list;
+
+typedef struct {
+    sim_list waiting, running;
+    int free_pages;
+    bool busy;
+    double t_start, t_end;
+    int n_sched;
+    int *sched_req, *sched_tok; /* this iteration's sequences and their new tokens */
+    int group;                  /* > 0: this "iteration" is `group` decode-only iterations run in one go */
+    int *residue;               /* page_size counters for the run of decode-only iterations */
+} sim_replica;
+
+typedef struct {
+    const serving_iter_cost *cost;
+    sim_req *req;
+    sim_replica *rep;
+    int n_rep;
+    int *heap; /* busy replicas by (t_end, index) */
+    int heap_n;
+    int max_seqs, budget, chunk, page, total_pages;
+    bool chunked;
+    /* statistics */
+    double win_a, win_b;   /* measurement window */
+    double kv_page_time;   /* integral of pages held over the window, all replicas */
+    double tokens_in_window;
+    long long preemptions, iterations, batch_sum;
+    int waiting_total, max_waiting;
+    long long iter_cap;
+    double next_arrival;   /* of the next request still to arrive (INFINITY: none) */
+} sim_t;
+
+static void list_push_back(sim_t *s, sim_list *l, int i)
+{
+    s->req[i].next = -1;
+    s->req[i].prev = l->tail;
+    if (l->tail >= 0)
+        s->req[l->tail].next = i;
+    else
+        l->head = i;
+    l->tail = i;
+    l->count++;
+}
+
+static void list_push_front(sim_t *s, sim_list *l, int i)
+{
+    s->req[i].prev = -1;
+    s->req[i].next = l->head;
+    if (l->head >= 0)
+        s->req[l->head].prev = i;
+    else
+        l->tail = i;
+    l->head = i;
+    l->count++;
+}
+
+static void list_remove(sim_t *s, sim_list *l, int i)
+{
+    sim_req *r = &s->req[i];
+    if (r->prev >= 0)
+        s->req[r->prev].next = r->next;
+    else
+        l->head = r->next;
+    if (r->next >= 0)
+        s->req[r->next].prev = r->prev;
+    else
+        l->tail = r->prev;
+    r->next = r->prev = -1;
+    l->count--;
+}
+
+static bool heap_less(const sim_t *s, int a, int b)
+{
+    double ta = s->rep[a].t_end, tb = s->rep[b].t_end;
+    return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_push(sim_t *s, int r)
+{
+    int i = s->heap_n++;
+    s->heap[i] = r;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!heap_less(s, s->heap[i], s->heap[p]))
+            break;
+        int t = s->heap[i];
+        s->heap[i] = s->heap[p];
+        s->heap[p] = t;
+        i = p;
+    }
+}
+
+static int heap_pop(sim_t *s)
+{
+    int top = s->heap[0];
+    s->heap[0] = s->heap[--s->heap_n];
+    int i = 0;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->heap_n && heap_less(s, s->heap[l], s->heap[m]))
+            m = l;
+        if (r < s->heap_n && heap_less(s, s->heap[r], s->heap[m]))
+            m = r;
+        if (m == i)
+            break;
+        int t = s->heap[i];
+        s->heap[i] = s->heap[m];
+        s->heap[m] = t;
+        i = m;
+    }
+    return top;
+}
+
+static inline int pages_for(const sim_t *s, int tokens) { return (tokens + s->page - 1) / s->page; }
+
+static void enqueue_waiting(sim_t *s, sim_replica *rp, int i, bool front)
+{
+    s->req[i].state = ST_WAITING;
+    if (front)
+        list_push_front(s, &rp->waiting, i);
+    else
+        list_push_back(s, &rp->waiting, i);
+    if (++s->waiting_total > s->max_waiting)
+        s->max_waiting = s->waiting_total;
+}
+
+/* Preempt the most recently admitted running sequence: free its pages; it
+ * recomputes everything it holds, and waits at the head of the queue. */
+static int preempt_last(sim_t *s, sim_replica *rp)
+{
+    int v = rp->running.tail;
+    sim_req *r = &s->req[v];
+    list_remove(s, &rp->running, v);
+    rp->free_pages += r->pages;
+    r->pages = 0;
+    r->computed = 0;
+    r->target = r->prompt + r->generated;
+    enqueue_waiting(s, rp, v, true);
+    s->preemptions++;
+    return v;
+}
+
+static void schedule(sim_replica *rp, int i, int n)
+{
+    rp->sched_req[rp->n_sched] = i;
+    rp->sched_tok[rp->n_sched] = n;
+    rp->n_sched++;
+}
+
+static void add_work(const sim_req *r, int n, bool decode, serving_iteration *it)
+{
+    if (decode) {
+        it->decode_seqs += 1;
+        it->decode_ctx += r->computed + 1;
+    } else {
+        double c = r->computed;
+        it->prefill_tokens += n;
+        it->prefill_attn_full += n * (c + n);
+        it->prefill_attn_causal += n * (c + 0.5 * n);
+    }
+}
+
+static bool is_decoding(const sim_req *r) { return r->generated > 0 && r->computed >= r->target; }
+
+/* Admit the waiting head with n tokens of prefill, if its pages are free. */
+static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
+{
+    int w = rp->waiting.head;
+    sim_req *r = &s->req[w];
+    int need = pages_for(s, r->computed + n) - r->pages;
+    if (need > rp->free_pages)
+        return false;
+    list_remove(s, &rp->waiting, w);
+    s->waiting_total--;
+    list_push_back(s, &rp->running, w);
+    r->state = ST_RUNNING;
+    rp->free_pages -= need;
+    r->pages += need;
+    add_work(r, n, false, it);
+    schedule(rp, w, n);
+    return true;
+}
+
+/* Fast path, exact: the iteration just scheduled decodes every running
+ * sequence, nothing waits, and no request arrives before it ends. Until a
+ * sequence finishes or a request arrives, the iterations that follow are the
+ * same sequences decoding one more token each (context + B per iteration),
+ * so they are run here in one go, each priced as one, with the pages each
+ * iteration adds counted by residue (a sequence needs a new page when its
+ * context passes a multiple of page_size). Stops before an iteration whose
+ * pages are not free (the general path preempts). Sets rp->group, the
+ * iterations in the run, and rp->t_end, when the last ends. */
+static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
+{
+    const int B = rp->n_sched, page = s->page;
+    int left = INT32_MAX;
+    for (int j = 0; j < B; j++) {
+        const sim_req *r = &s->req[rp->sched_req[j]];
+        int rem = r->output - r->generated;
+        if (rem < left)
+            left = rem;
+    }
+    if (left < 3)
+        return;
+    /* residue of each sequence's context after the first iteration (computed + 1) */
+    for (int j = 0; j < B; j++)
+        rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]++;
+    double t = rp->t_end;
+    int k = 1;
+    long long added = 0;
+    while (k < left && t < s->next_arrival) {
+        /* iteration k: context a + k needs a new page where a + k - 1 is a multiple of page */
+        int r = ((1 - k) % page + page) % page;
+        int inc = rp->residue[r];
+        if (inc > rp->free_pages)
+            break;
+        rp->free_pages -= inc;
+        added += inc;
+        it->decode_ctx += B;
+        double dt = serving_iteration_time(s->cost, it);
+        double a = fmax(t, s->win_a), b = fmin(t + dt, s->win_b);
+        if (b > a)
+            s->kv_page_time += (double)(s->total_pages - rp->free_pages) * (b - a);
+        /* tokens of the iterations before this one, emitted at t */
+        if (t >= s->win_a && t <= s->win_b)
+            s->tokens_in_window += B;
+        t += dt;
+        k++;
+    }
+    for (int j = 0; j < B; j++)
+        rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]--;
+    if (k == 1)
+        return;
+    rp->group = k;
+    rp->t_end = t;
+    s->iterations += k - 1;
+    s->batch_sum += (long long)(k - 1) * B;
+    (void)added;
+}
+
+/* Start an iteration on replica k at time t, if it has work; returns whether it did. */
+static bool start_iteration(sim_t *s, int k, double t)
+{
+    sim_replica *rp = &s->rep[k];
+    serving_iteration it = {0};
+    rp->n_sched = 0;
+    int budget = s->budget;
+    bool preempted = false;
+
+    if (!s->chunked) {
+        /* Whole prompts first (each alone may exceed the budget), else decodes. */
+        while (rp->waiting.head >= 0 && rp->running.count < s->max_seqs) {
+            sim_req *r = &s->req[rp->waiting.head];
+            int n = r->target - r->computed;
+            if (rp->n_sched > 0 && n > budget)
+                break;
+            if (!admit(s, rp, n, &it))
+                break;
+            budget -= n;
+        }
+    }
+    if (rp->n_sched == 0) {
+        /* Decodes first, in admission order; a sequence that needs a page
+         * when none is free preempts the newest, itself if it is the newest. */
+        for (int i = rp->running.head; i >= 0 && budget > 0;) {
+            sim_req *r = &s->req[i];
+            if (!is_decoding(r)) {
+                i = r->next;
+                continue;
+            }
+            int need = pages_for(s, r->computed + 1) - r->pages;
+            while (need > rp->free_pages && rp->running.tail != i) {
+                preempt_last(s, rp);
+                preempted = true;
+            }
+            if (need > rp->free_pages) {
+                preempt_last(s, rp);
+                preempted = true;
+                break;
+            }
+            rp->free_pages -= need;
+            r->pages += need;
+            add_work(r, 1, true, &it);
+            schedule(rp, i, 1);
+            budget -= 1;
+            i = r->next;
+        }
+        /* Then the prompts in progress, a chunk each, within the budget and
+         * the free pages (chunked prefill only: otherwise none is left). */
+        for (int i = rp->running.head; i >= 0 && budget > 0; i = s->req[i].next) {
+            sim_req *r = &s->req[i];
+            if (is_decoding(r))
+                continue;
+            int n = r->target - r->computed;
+            if (n > s->chunk)
+                n = s->chunk;
+            if (n > budget)
+                n = budget;
+            int room = (rp->free_pages + r->pages) * s->page - r->computed;
+            if (n > room)
+                n = room;
+            if (n <= 0)
+                continue;
+            int need = pages_for(s, r->computed + n) - r->pages;
+            rp->free_pages -= need;
+            r->pages += need;
+            add_work(r, n, false, &it);
+            schedule(rp, i, n);
+            budget -= n;
+        }
+        if (s->chunked && !preempted) {
+            while (rp->waiting.head >= 0 && rp->running.count < s->max_seqs && budget > 0) {
+                sim_req *r = &s->req[rp->waiting.head];
+                int n = r->target - r->computed;
+                if (n > s->chunk)
+                    n = s->chunk;
+                if (n > budget)
+                    n = budget;
+                if (!admit(s, rp, n, &it))
+                    break;
+                budget -= n;
+            }
+        }
+    }
+    if (rp->n_sched == 0) {
+        rp->busy = false;
+        return false;
+    }
+    double dt = serving_iteration_time(s->cost, &it);
+    rp->busy = true;
+    rp->t_start = t;
+    rp->t_end = t + dt;
+    rp->group = 0;
+    s->iterations++;
+    s->batch_sum += rp->n_sched;
+    /* pages held during the iteration, inside the window */
+    double a = fmax(t, s->win_a), b = fmin(t + dt, s->win_b);
+    if (b > a)
+        s->kv_page_time += (double)(s->total_pages - rp->free_pages) * (b - a);
+    if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->running.count &&
+        rp->t_end < s->next_arrival)
+        run_decodes(s, rp, &it);
+    heap_push(s, k);
+    return true;
+}
+
+static void end_iteration(sim_t *s, int k)
+{
+    sim_replica *rp = &s->rep[k];
+    double t = rp->t_end;
+    if (rp->group > 0) {
+        /* a run of decode-only iterations: the tokens of all but the last
+         * were counted as they were run */
+        int g = rp->group;
+        for (int j = 0; j < rp->n_sched; j++) {
+            int i = rp->sched_req[j];
+            sim_req *r = &s->req[i];
+            r->computed += g;
+            r->generated += g;
+            r->pages = pages_for(s, r->computed);
+            if (t >= s->win_a && t <= s->win_b)
+                s->tokens_in_window += 1;
+            if (r->generated >= r->output) {
+                r->finish = t;
+                r->state = ST_DONE;
+                rp->free_pages += r->pages;
+                r->pages = 0;
+                list_remove(s, &rp->running, i);
+            }
+        }
+        rp->group = 0;
+        rp->busy = false;
+        return;
+    }
+    for (int j = 0; j < rp->n_sched; j++) {
+        sim_req *r = &s->req[rp->sched_req[j]];
+        bool emits = is_decoding(r);
+        r->computed += rp->sched_tok[j];
+        if (!emits && r->computed >= r->target)
+            emits = true;
+        if (!emits)
+            continue;
+        if (r->generated == 0)
+            r->first = t;
+        r->generated++;
+        if (t >= s->win_a && t <= s->win_b)
+            s->tokens_in_window += 1;
+        if (r->generated >= r->output) {
+            r->finish = t;
+            r->state = ST_DONE;
+            rp->free_pages += r->pages;
+            r->pages = 0;
+            list_remove(s, &rp->running, rp->sched_req[j]);
+        }
+    }
+    rp->busy = false;
+}
+
+static int route(const sim_t *s, int i, int policy)
+{
+    if (policy == ROUTE_RR)
+        return i % s->n_rep;
+    int best = 0, best_n = s->rep[0].waiting.count + s->rep[0].running.count;
+    for (int k = 1; k < s->n_rep; k++) {
+        int n = s->rep[k].waiting.count + s->rep[k].running.count;
+        if (n < best_n) {
+            best = k;
+            best_n = n;
+        }
+    }
+    return best;
+}
+
+static int run_events(sim_t *s, int n_req, int policy)
+{
+    int next = 0;
+    for (;;) {
+        s->next_arrival = next < n_req ? s->req[next].arrival : INFINITY;
+        double t_rep = s->heap_n > 0 ? s->rep[s->heap[0]].t_end : INFINITY;
+        if (next < n_req && s->req[next].arrival <= t_rep) {
+            sim_req *r = &s->req[next];
+            int k = route(s, next, policy);
+            r->replica = k;
+            enqueue_waiting(s, &s->rep[k], next, false);
+            next++;
+            s->next_arrival = next < n_req ? s->req[next].arrival : INFINITY;
+            if (!s->rep[k].busy)
+                start_iteration(s, k, r->arrival);
+        } else if (s->heap_n > 0) {
+            int k = heap_pop(s);
+            end_iteration(s, k);
+            start_iteration(s, k, s->rep[k].t_end);
+            if (s->iterations > s->iter_cap)
+                return -1;
+        } else {
+            break;
+        }
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* numpy's default percentile (linear interpolation) of sorted v[0..n). */
+static double percentile(const double *v, int n, double q)
+{
+    if (n <= 0)
+        return NAN;
+    double pos = q / 100.0 * (n - 1);
+    int lo = (int)floor(pos);
+    int hi = lo + 1 < n ? lo + 1 : n - 1;
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+static double mean_of(const double *v, int n)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += v[i];
+    return n > 0 ? sum / n : NAN;
+}
+
+static void out_maybe(solver_outputs *out, int idx, double v)
+{
+    if (isfinite(v))
+        out_num(out, idx, v);
+    else
+        out_null(out, idx);
+}
+
+static void all_null(solver_outputs *out)
+{
+    for (int o = 0; o < O_N; o++)
+        if (o != O_FEASIBLE && o != O_KV_TOKENS)
+            out_null(out, o);
+}
+
+static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *err)
+{
+    const model_t *m = in_model(in, I_MODEL);
+    const hw_node *hw = in_hw(in, I_HARDWARE);
+    if (llm_require_transformer(m, "model", err) != 0)
+        return -1;
+    const int n_req = in_int(in, I_NUM_REQUESTS);
+    const double out_mean = in_num(in, I_OUTPUT), prompt_mean = in_num(in, I_PROMPT);
+    if (n_req > MAX_REQUESTS) {
+        solver_fail(err, "num_requests", "num_requests (%d) is over the cap of %d simulated requests", n_req,
+                    MAX_REQUESTS);
+        err->status = 413;
+        return -1;
+    }
+    if ((double)n_req * out_mean > MAX_GENERATED_TOKENS) {
+        solver_fail(err, "num_requests",
+                    "num_requests x output_tokens (%.0f) is over the cap of %.0f simulated output tokens",
+                    (double)n_req * out_mean, MAX_GENERATED_TOKENS);
+        err->status = 413;
+        return -1;
+    }
+    const double tp = in_num(in, I_TP);
+    const int n_rep = in_int(in, I_REPLICAS);
+    const bool measured = in->calibration == CALIBRATION_MEASURED;
+    serving_params p = {.model = m, .hw = hw, .seq_len = prompt_mean, .batch = 1,
+                        .precision = in_enum(in, I_PRECISION), .efficiency = in_num(in, I_EFFICIENCY)};
+    serving_iter_cost cost;
+    serving_iteration_cost(&p, tp, measured, !in->v[I_EFFICIENCY].defaulted, &cost);
+
+    /* KV pages of one replica: what the weights leave of the usable memory. */
+    const int page = in_int(in, I_PAGE);
+    double usable = hw->mem_capacity * tp * in_num(in, I_MEM_UTIL);
+    double kv_budget = usable - cost.weight_bytes;
+    double page_bytes = cost.kv_bytes_per_token * page;
+    double pages_d = kv_budget > 0 && page_bytes > 0 ? floor(kv_budget / page_bytes) : 0;
+    if (pages_d * page > 1e9) /* tokens stay ints */
+        pages_d = floor(1e9 / page);
+    const int total_pages = (int)pages_d;
+    const double cap_tokens = pages_d * page;
+    out_int(out, O_KV_TOKENS, cap_tokens);
+    if (!out->quiet) {
+        char w[48], have[48];
+        llm_format_gb(cost.weight_bytes, w, sizeof w);
+        llm_format_gb(usable, have, sizeof have);
+        solver_trace(out, "Memory: weights %s of %s usable per replica (%.0f x %s x %g); KV cache for %.0f tokens in "
+                          "pages of %d.",
+                     w, have, tp, hw->name, in_num(in, I_MEM_UTIL), cap_tokens, page);
+    }
+    if (kv_budget <= 0 || prompt_mean + out_mean > cap_tokens) {
+        solver_warn(out, "infeasible: %s", kv_budget <= 0 ? "the weights do not fit a replica's usable memory"
+                                                          : "a request of the mean lengths does not fit the KV cache");
+        out_bool(out, O_FEASIBLE, false);
+        all_null(out);
+        return 0;
+    }
+    out_bool(out, O_FEASIBLE, true);
+
+    const int warmup = in_has(in, I_WARMUP) ? in_int(in, I_WARMUP) : n_req / 10;
+    const int max_seqs = in_int(in, I_MAX_SEQS);
+    sim_t s = {.cost = &cost, .n_rep = n_rep, .max_seqs = max_seqs, .budget = in_int(in, I_MAX_TOKENS),
+               .page = page, .total_pages = total_pages, .chunked = in_bool(in, I_CHUNKED)};
+    s.chunk = in_has(in, I_CHUNK) ? in_int(in, I_CHUNK) : s.budget;
+    if (!s.chunked)
+        s.chunk = 1 << 30;
+
+    /* Everything sized up front: requests, replicas, schedules, heap, and the samples. */
+    s.req = calloc((size_t)n_req, sizeof *s.req);
+    s.rep = calloc((size_t)n_rep, sizeof *s.rep);
+    int *sched = calloc((size_t)n_rep * (2 * (size_t)max_seqs + (size_t)page), sizeof(int));
+    s.heap = malloc(sizeof(int) * (size_t)n_rep);
+    double *samples = malloc(sizeof(double) * 3 * (size_t)n_req);
+    if (!s.req || !s.rep || !sched || !s.heap || !samples) {
+        free(s.req);
+        free(s.rep);
+        free(sched);
+        free(s.heap);
+        free(samples);
+        return solver_fail(err, "num_requests", "out of memory for %d simulated requests", n_req);
+    }
+    for (int k = 0; k < n_rep; k++) {
+        sim_replica *rp = &s.rep[k];
+        rp->waiting = rp->running = (sim_list){-1, -1, 0};
+        rp->free_pages = total_pages;
+        rp->sched_req = sched + (size_t)2 * k * max_seqs;
+        rp->sched_tok = rp->sched_req + max_seqs;
+        rp->residue = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * page;
+    }
+
+    /* Arrivals and lengths, one PRNG stream each. */
+    const uint64_t seed = (uint64_t)in_num(in, I_SEED);
+    rng_t ra, rpr, ro;
+    rng_seed(&ra, seed, 1);
+    rng_seed(&rpr, seed, 2);
+    rng_seed(&ro, seed, 3);
+    const double rate = in_num(in, I_RATE), cv = in_num(in, I_ARRIVAL_CV), lcv = in_num(in, I_LENGTH_CV);
+    const bool gamma = in_enum(in, I_ARRIVAL) == ARR_GAMMA;
+    const double shape = cv > 0 ? 1.0 / (cv * cv) : 0;
+    double t = 0;
+    int clipped = 0;
+    long long gen_total = 0;
+    for (int i = 0; i < n_req; i++) {
+        sim_req *r = &s.req[i];
+        double gap = !gamma ? rng_exp(&ra) : cv > 0 ? rng_gamma(&ra, shape) / shape : 1.0;
+        if (i > 0)
+            t += gap / rate;
+        r->arrival = t;
+        r->prompt = draw_length(&rpr, in_enum(in, I_PROMPT_DIST), prompt_mean, lcv);
+        r->output = draw_length(&ro, in_enum(in, I_OUTPUT_DIST), out_mean, lcv);
+        if (r->prompt + r->output > cap_tokens) {
+            clipped++;
+            if (r->prompt > cap_tokens - 1)
+                r->prompt = (int)cap_tokens - 1;
+            r->output = (int)cap_tokens - r->prompt;
+        }
+        r->target = r->prompt;
+        r->next = r->prev = -1;
+        r->first = r->finish = NAN;
+        gen_total += r->output + r->prompt / (s.chunked ? (s.chunk < s.budget ? s.chunk : s.budget) : r->prompt) + 1;
+    }
+    s.iter_cap = 20 * gen_total + 100000;
+    s.win_a = s.req[warmup].arrival;
+    s.win_b = s.req[n_req - 1].arrival;
+    if (clipped)
+        solver_warn(out, "%d drawn requests did not fit the KV cache (%.0f tokens): their lengths were cut to fit",
+                    clipped, cap_tokens);
+
+    const bool bounded = s.win_b > s.win_a;
+    if (!bounded)
+        s.win_b = INFINITY; /* one measured arrival: the window runs to the last completion */
+    int rc = run_events(&s, n_req, in_enum(in, I_ROUTING));
+    if (rc != 0) {
+        free(s.req);
+        free(s.rep);
+        free(sched);
+        free(s.heap);
+        free(samples);
+        return solver_fail(err, "num_requests",
+                           "the simulation passed its bound of %lld iterations (sequences preempted over and over: "
+                           "the KV cache is too small for this load)",
+                           s.iter_cap);
+    }
+
+    /* Statistics over the measured requests and the window. */
+    if (!bounded) {
+        s.win_b = s.win_a;
+        for (int i = warmup; i < n_req; i++)
+            s.win_b = fmax(s.win_b, s.req[i].finish);
+        /* the page integral and tokens above ran to the end: keep them */
+    }
+    const double window = s.win_b - s.win_a;
+    const int n_meas = n_req - warmup;
+    double *ttft = samples, *tpot = samples + n_req, *e2e = samples + 2 * n_req;
+    int n_tpot = 0, good = 0, done_in_window = 0;
+    const bool has_slo_t = in_has(in, I_SLO_TTFT), has_slo_p = in_has(in, I_SLO_TPOT);
+    const double slo_t = has_slo_t ? in_num(in, I_SLO_TTFT) : 0, slo_p = has_slo_p ? in_num(in, I_SLO_TPOT) : 0;
+    double in_sys = 0;
+    for (int i = 0; i < n_req; i++) {
+        const sim_req *r = &s.req[i];
+        double a = fmax(r->arrival, s.win_a), b = fmin(r->finish, s.win_b);
+        if (b > a)
+            in_sys += b - a;
+        if (r->finish >= s.win_a && r->finish <= s.win_b)
+            done_in_window++;
+    }
+    for (int i = warmup, j = 0; i < n_req; i++, j++) {
+        const sim_req *r = &s.req[i];
+        double ft = (r->first - r->arrival) * 1e3, e = (r->finish - r->arrival) * 1e3;
+        double tp_tok = r->output > 1 ? (r->finish - r->first) * 1e3 / (r->output - 1) : NAN;
+        ttft[j] = ft;
+        e2e[j] = e;
+        if (r->output > 1)
+            tpot[n_tpot++] = tp_tok;
+        bool ok = (!has_slo_t || ft <= slo_t) && (!has_slo_p || r->output <= 1 || tp_tok <= slo_p);
+        good += ok;
+    }
+    double ttft_mean = mean_of(ttft, n_meas), tpot_mean = mean_of(tpot, n_tpot), e2e_mean = mean_of(e2e, n_meas);
+    qsort(ttft, (size_t)n_meas, sizeof *ttft, cmp_double);
+    qsort(tpot, (size_t)n_tpot, sizeof *tpot, cmp_double);
+    qsort(e2e, (size_t)n_meas, sizeof *e2e, cmp_double);
+
+    const double throughput = window > 0 ? done_in_window / window : NAN;
+    out_maybe(out, O_TTFT_MEAN, ttft_mean);
+    out_maybe(out, O_TTFT_P50, percentile(ttft, n_meas, 50));
+    out_maybe(out, O_TTFT_P90, percentile(ttft, n_meas, 90));
+    out_maybe(out, O_TTFT_P99, percentile(ttft, n_meas, 99));
+    out_maybe(out, O_TPOT_MEAN, tpot_mean);
+    out_maybe(out, O_TPOT_P50, percentile(tpot, n_tpot, 50));
+    out_maybe(out, O_TPOT_P90, percentile(tpot, n_tpot, 90));
+    out_maybe(out, O_TPOT_P99, percentile(tpot, n_tpot, 99));
+    out_maybe(out, O_E2E_MEAN, e2e_mean);
+    out_maybe(out, O_E2E_P99, percentile(e2e, n_meas, 99));
+    out_maybe(out, O_THROUGHPUT, throughput);
+    out_maybe(out, O_TOKENS_S, window > 0 ? s.tokens_in_window / window : NAN);
+    out_maybe(out, O_IN_SYSTEM, window > 0 ? in_sys / window : NAN);
+    if (has_slo_t || has_slo_p) {
+        out_maybe(out, O_SLO_ATTAIN, (double)good / n_meas);
+        out_maybe(out, O_GOODPUT, throughput * good / n_meas);
+    } else {
+        out_null(out, O_SLO_ATTAIN);
+        out_null(out, O_GOODPUT);
+    }
+    out_maybe(out, O_KV_UTIL, window > 0 && total_pages > 0 ? s.kv_page_time / (window * n_rep * total_pages) : NAN);
+    out_int(out, O_PREEMPT, (double)s.preemptions);
+    out_int(out, O_MAX_QUEUE, s.max_waiting);
+    out_maybe(out, O_MEAN_BATCH, s.iterations > 0 ? (double)s.batch_sum / s.iterations : NAN);
+    out_int(out, O_ITERATIONS, (double)s.iterations);
+    out_int(out, O_MEASURED, n_meas);
+    out_int(out, O_WARMUP, warmup);
+    out_maybe(out, O_WINDOW, window);
+
+    static const double PCTS[] = {50, 90, 95, 99, 99.9, 100};
+    for (size_t q = 0; q < sizeof PCTS / sizeof PCTS[0]; q++) {
+        int row = out_row(out);
+        if (row < 0)
+            break;
+        out_cell_num(out, row, C_PCT, PCTS[q]);
+        out_cell_num(out, row, C_TTFT, percentile(ttft, n_meas, PCTS[q]));
+        out_cell_num(out, row, C_TPOT, percentile(tpot, n_tpot, PCTS[q]));
+        out_cell_num(out, row, C_E2E, percentile(e2e, n_meas, PCTS[q]));
+    }
+
+    if (!out->quiet) {
+        solver_trace(out, "Simulated %d requests on %d replica(s) in %lld iterations; the first %d are warm-up, "
+                          "left out of the statistics.",
+                     n_req, n_rep, s.iterations, warmup);
+        solver_trace(out, "Iterations priced by %s: prefill compute and decode memory traffic overlap within an "
+                          "iteration (the larger counts).",
+                     measured ? "measured mode's fitted serving terms" : "serving's arithmetic (mlsysim mode)");
+        if (throughput < 0.9 * rate && n_meas > 20)
+            solver_warn(out, "the servers do not keep up: %.3g requests/s completed of %.3g arriving, and the queue "
+                             "grows through the run (latencies depend on num_requests)",
+                        throughput, rate);
+    }
+    free(s.req);
+    free(s.rep);
+    free(sched);
+    free(s.heap);
+    free(samples);
+    return 0;
+}
+
+static const char *const ALIASES[] = {"ServingSimulation", NULL};
+
+const solver_desc SOLVER_SERVING_SIMULATION = {
+    .name = "serving_simulation",
+    .aliases = ALIASES,
+    .title = "Serving under load: a request-level simulation of continuous batching (TTFT/TPOT percentiles, "
+             "goodput, KV cache, preemption)",
+    .description = "Requests arrive (Poisson or gamma) with fixed or drawn prompt and output lengths and are routed "
+                   "to replicas that run an iteration-level scheduler as vLLM and SGLang do: decodes and chunked "
+                   "prefills share iterations within max_num_seqs and max_num_batched_tokens, the KV cache is paged "
+                   "and a full cache preempts the newest sequence, which recomputes later (Yu et al. 2022, ORCA; "
+                   "Kwon et al. 2023, PagedAttention; Agrawal et al. 2024, Sarathi-Serve; Vidur, LLMServingSim). "
+                   "Each iteration is priced from its mix of prefill tokens and decode sequences by the serving "
+                   "model, in the request's calibration mode. Reports TTFT, TPOT and end-to-end percentiles, "
+                   "throughput, goodput under SLOs, KV utilisation and preemptions; seeded, so reproducible.",
+    .assumptions = "Iteration times from the serving model (prefill compute and decode memory traffic overlapping "
+                   "within an iteration), FCFS admission, preemption by recompute of the newest sequence, "
+                   "independent replicas behind one router. Leaves out prefix caching, speculative decoding, "
+                   "disaggregated prefill and decode, swapping to host memory, CPU and network overheads outside "
+                   "the iteration, and explicit request traces.",
+    .inputs = INPUTS,
+    .n_inputs = I_N,
+    .outputs = OUTPUTS,
+    .n_outputs = O_N,
+    .constraints = CONSTRAINTS,
+    .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
+    .table = &TABLE,
+    .run = run_sim,
+    .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"arrival_rate_qps\":10,\"prompt_tokens\":2048,"
+                    "\"output_tokens\":256,\"output_distribution\":\"exponential\",\"num_requests\":1000,"
+                    "\"slo_ttft_ms\":500,\"slo_tpot_ms\":50}",
+};
