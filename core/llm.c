@@ -15,7 +15,9 @@ attn_dims llm_attn_dims(const model_t *m)
     int heads = m->heads > 0 ? m->heads : 32;
     int hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
     d.heads = heads;
-    d.head_dim = hidden / heads; /* floor division, as upstream */
+    /* An explicit head_dim (Gemma, Qwen3, Mistral-Nemo: heads x head_dim !=
+     * hidden) wins; else floor division, as upstream. */
+    d.head_dim = m->head_dim > 0 ? m->head_dim : hidden / heads;
     d.kv_heads = m->kv_heads > 0 ? m->kv_heads : heads;
     return d;
 }

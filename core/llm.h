@@ -21,7 +21,7 @@
 #define LLM_SPECULATIVE_GAMMA 4      /* draft tokens per speculative step */
 
 /* Attention shape as the serving formulas read it: layers (or 1), heads
- * (or 32), head_dim = (hidden_dim or 4096) // heads, kv_heads (or heads). */
+ * (or 32), head_dim (or (hidden_dim or 4096) // heads), kv_heads (or heads). */
 typedef struct {
     double layers, heads, head_dim, kv_heads;
 } attn_dims;
