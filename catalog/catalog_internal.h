@@ -11,6 +11,7 @@
  *   entry.c     reading an entry into its record (cat_extract)
  *   merge.c     laying override fields over an entry (cat_merge)
  *   edition.c   an edition's entries, records, index and accessors (edition.h)
+ *   hf_config.c a model entry computed from a Hugging Face config.json
  *   resolve.c   ids and inline entries resolved in an edition; suggestions
  *   catalog.c   loading: embedded files, the tutorial overlay, --catalog-dir */
 #ifndef MLSYSD_CATALOG_INTERNAL_H
@@ -55,6 +56,7 @@ enum {
     S_TYPE, S_ARCH, S_PARAMS, S_FLOPS, S_SIZE, S_ACTIVE,
     S_LAYERS, S_HIDDEN, S_HEADS, S_KV_HEADS, S_KV_LORA, S_QK_ROPE, S_EXPERTS, S_ACTIVE_EXPERTS, S_STATE, S_DENOISE,
     S_ARCH_FLOPS, S_ACT_ELEMS, S_ARCH_LAYERS,
+    S_HEAD_DIM, S_SLIDING, S_EMBED_PARAMS, S_HF_TYPE,
     S__N
 };
 
@@ -171,6 +173,15 @@ typedef struct {
  * was expected>". */
 int cat_extract(const catalog_kind *k, const json_t *entry, void *out, const cat_resolver *r,
                 char *field, size_t fieldlen, char *err, size_t errlen);
+
+/* ---- Hugging Face configs (hf_config.c) ---------------------------------------- */
+
+/* A model entry (new reference in *out: key "hf_config", type, parameters,
+ * active_parameters, layers, heads, kv_heads, head_dim, ... as a catalog
+ * entry spells them) computed from a config.json object. Returns 0, or
+ * cat_fail's 400 naming the config field ("hf_config.num_hidden_layers",
+ * "hf_config.model_type"). */
+int cat_hf_config_entry(const cat_errsink *es, const json_t *cfg, json_t **out);
 
 /* ---- merging (merge.c) --------------------------------------------------------- */
 

@@ -384,6 +384,13 @@ static int fill_model(cat_walk *w, void *rec)
     m->architecture_flops = slot_q(w, S_ARCH_FLOPS);
     m->activation_elements = slot_q(w, S_ACT_ELEMS);
     m->architecture_layers = slot_i(w, S_ARCH_LAYERS);
+    m->head_dim = slot_i(w, S_HEAD_DIM);
+    m->sliding_window = slot_i(w, S_SLIDING);
+    m->embedding_parameters = slot_q(w, S_EMBED_PARAMS);
+    if (w->have[S_HF_TYPE] &&
+        (rc = put_str(&w->es, "hf_model_type", m->hf_model_type, sizeof m->hf_model_type,
+                      w->str[S_HF_TYPE])) != 0)
+        return rc;
 
     /* Required fields per class, after the pydantic models in
      * models/types.py @087dd538 (fields without a default). */

@@ -7,8 +7,10 @@
  * object is merged over its base (merge.c) and read (entry.c) with its own
  * references resolved the same way, in the same edition. An unknown id is a
  * 404 whose message has up to three suggestions and, when the id names an
- * entry of another kind, that kind. Calls down only: edition.c, entry.c,
- * merge.c, field.c (the edit distance) and the kinds table. */
+ * entry of another kind, that kind. A model given as {"hf_config": {...}}
+ * is the entry hf_config.c computes from the config, with the object's
+ * other members laid over it. Calls down only: edition.c, entry.c,
+ * merge.c, hf_config.c, field.c (the edit distance) and the kinds table. */
 #include "catalog/edition.h"
 
 #include <stdio.h>
@@ -162,7 +164,26 @@ static int resolve(const catalog_edition *e, const catalog_kind *k, const json_t
         return 400;
     }
     const json_t *base = json_object_get(obj, "base");
+    const json_t *hf = k->record == REC_MODEL ? json_object_get(obj, "hf_config") : NULL;
     json_t *m;
+    if (hf != NULL) {
+        /* {"hf_config": {...config.json...}, field: value...}: the entry the
+         * config describes (hf_config.c), other members laid over it. */
+        if (base != NULL) {
+            set_out(field, fieldlen, "base");
+            set_out(err, errlen, "base: give either a base model or an hf_config, not both");
+            return 400;
+        }
+        cat_errsink es = {field, fieldlen, err, errlen};
+        int rc = cat_hf_config_entry(&es, hf, &m);
+        if (rc != 0)
+            return rc;
+        rc = cat_merge(k, m, obj, "hf_config", field, fieldlen, err, errlen);
+        if (rc == 0)
+            rc = cat_extract_in(e, k, m, out, field, fieldlen, err, errlen);
+        json_decref(m);
+        return rc;
+    }
     if (base != NULL) {
         if (!json_is_string(base)) {
             set_out(field, fieldlen, "base");

@@ -154,7 +154,50 @@ json_t *cat_summary_model(const void *rec)
         json_object_set_new(o, "activation_elements", json_real(m->activation_elements));
     if (m->architecture_layers)
         json_object_set_new(o, "architecture_layers", json_integer(m->architecture_layers));
+    /* Figures only a custom entry or a Hugging Face config sets (none of the
+     * catalog's entries has them, so their summaries are unchanged). */
+    if (m->head_dim)
+        json_object_set_new(o, "head_dim", json_integer(m->head_dim));
+    if (m->sliding_window)
+        json_object_set_new(o, "sliding_window", json_integer(m->sliding_window));
+    if (!isnan(m->embedding_parameters))
+        json_object_set_new(o, "embedding_parameters", json_real(m->embedding_parameters));
+    if (m->hf_model_type[0] != '\0') {
+        /* What was derived from the config, for a reader to check. */
+        json_t *d = json_object();
+        json_object_set_new(d, "model_type", json_string(m->hf_model_type));
+        if (m->kv_lora_rank) {
+            json_object_set_new(d, "kv_lora_rank", json_integer(m->kv_lora_rank));
+            json_object_set_new(d, "qk_rope_head_dim", json_integer(m->qk_rope_head_dim));
+        }
+        if (m->experts) {
+            json_object_set_new(d, "experts", json_integer(m->experts));
+            json_object_set_new(d, "active_experts_per_token", json_integer(m->active_experts_per_token));
+        }
+        int hd = m->head_dim ? m->head_dim : (m->heads ? m->hidden_dim / m->heads : 0);
+        double kv = m->kv_lora_rank > 0 && m->qk_rope_head_dim > 0
+                        ? (double)m->layers * (m->kv_lora_rank + m->qk_rope_head_dim)
+                        : 2.0 * m->layers * (m->kv_heads ? m->kv_heads : m->heads) * hd;
+        json_object_set_new(d, "kv_cache_elements_per_token", json_real(kv));
+        double act = isnan(m->active_parameters) ? m->parameters : m->active_parameters;
+        json_object_set_new(d, "forward_flops_per_token", json_real(2.0 * act));
+        json_object_set_new(d, "training_flops_per_token", json_real(6.0 * act));
+        json_object_set_new(d, "method",
+                            json_string("parameters: the weight tensors of the model_type's transformers "
+                                        "implementation counted from the config's shapes (embeddings, untied "
+                                        "output head, attention projections, MLP or experts, router, norms); "
+                                        "active_parameters: parameters less the routed experts a token skips; "
+                                        "KV cache: 2 x layers x kv_heads x head_dim elements per token (latent "
+                                        "attention: layers x (kv_lora_rank + qk_rope_head_dim)), every layer "
+                                        "sized for the full context; flops per token: 2 (forward) and 6 "
+                                        "(training) x active parameters, attention over the context aside"));
+        json_object_set_new(o, "derived_from_hf_config", d);
+    }
     json_object_set_new(o, "units", json_pack("{s:s,s:s,s:s,s:s}", "parameters", "count", "inference_flops",
                                               "flop", "model_size", "B", "active_parameters", "count"));
+    if (m->hf_model_type[0] != '\0' || !isnan(m->embedding_parameters)) {
+        json_t *u = json_object_get(o, "units");
+        json_object_set_new(u, "embedding_parameters", json_string("count"));
+    }
     return o;
 }

@@ -15,7 +15,9 @@ attn_dims llm_attn_dims(const model_t *m)
     int heads = m->heads > 0 ? m->heads : 32;
     int hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
     d.heads = heads;
-    d.head_dim = hidden / heads; /* floor division, as upstream */
+    /* An explicit head_dim (Gemma, Qwen3, Mistral-Nemo: heads x head_dim !=
+     * hidden) wins; else floor division, as upstream. */
+    d.head_dim = m->head_dim > 0 ? m->head_dim : hidden / heads;
     d.kv_heads = m->kv_heads > 0 ? m->kv_heads : heads;
     return d;
 }
@@ -33,6 +35,18 @@ int llm_require_transformer(const model_t *m, const char *field, solver_error *e
     if (llm_attn_dims(m).head_dim < 1)
         return solver_fail(err, field, "head_dim must be >= 1, got 0");
     return 0;
+}
+
+void llm_tensor_precisions(const solver_inputs *in, int i_precision, int i_weight, int i_kv, int i_act,
+                           int *precision, double *weight_bytes, double *kv_bytes)
+{
+    int prec = in_enum(in, i_precision);
+    int act = i_act >= 0 && in_has(in, i_act) ? in_enum(in, i_act) : prec;
+    /* Storage defaults to `precision`; stated only when compute differs. */
+    double dflt = act != prec ? precision_bytes(prec) : 0.0;
+    *precision = act;
+    *weight_bytes = i_weight >= 0 && in_has(in, i_weight) ? format_bytes(in_enum(in, i_weight)) : dflt;
+    *kv_bytes = i_kv >= 0 && in_has(in, i_kv) ? format_bytes(in_enum(in, i_kv)) : dflt;
 }
 
 double llm_peak_flops(const hw_node *hw, int precision)
@@ -86,7 +100,8 @@ serving_result serving_solve(const serving_params *p)
 {
     serving_result r = {0};
     const model_t *m = p->model;
-    double b = precision_bytes(p->precision);
+    double b = p->weight_bytes > 0 ? p->weight_bytes : precision_bytes(p->precision);
+    double b_kv = p->kv_bytes > 0 ? p->kv_bytes : precision_bytes(p->precision);
     double rate = llm_peak_flops(p->hw, p->precision) * p->efficiency;
     attn_dims d = llm_attn_dims(m);
 
@@ -104,7 +119,7 @@ serving_result serving_solve(const serving_params *p)
     r.ttft = t_prefill + p->hw->dispatch_tax * r.chunks;
 
     /* 4-5. KV cache of the full sequence; disaggregated decode ships it. */
-    r.kv_cache = llm_kv_cache_bytes(m, p->seq_len, p->batch, b);
+    r.kv_cache = llm_kv_cache_bytes(m, p->seq_len, p->batch, b_kv);
     const hw_node *dec = p->hw;
     if (p->decode_hw) {
         r.ttft += r.kv_cache / p->network_bw;
@@ -121,7 +136,7 @@ serving_result serving_solve(const serving_params *p)
     r.total = r.weights + r.kv_cache;
     if (p->draft) {
         double w_draft = p->draft->parameters * b;
-        double t_draft = (w_draft + llm_kv_cache_bytes(p->draft, p->seq_len, p->batch, b)) / dec->mem_bandwidth;
+        double t_draft = (w_draft + llm_kv_cache_bytes(p->draft, p->seq_len, p->batch, b_kv)) / dec->mem_bandwidth;
         double k = LLM_SPECULATIVE_GAMMA, a = p->acceptance;
         double expected = a < 1.0 ? 1 + a * (1 - pow(a, k)) / (1 - a) : 1 + k;
         itl = (t_draft * k + itl) / expected;

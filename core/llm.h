@@ -21,7 +21,7 @@
 #define LLM_SPECULATIVE_GAMMA 4      /* draft tokens per speculative step */
 
 /* Attention shape as the serving formulas read it: layers (or 1), heads
- * (or 32), head_dim = (hidden_dim or 4096) // heads, kv_heads (or heads). */
+ * (or 32), head_dim (or (hidden_dim or 4096) // heads), kv_heads (or heads). */
 typedef struct {
     double layers, heads, head_dim, kv_heads;
 } attn_dims;
@@ -42,6 +42,40 @@ int llm_require_transformer(const model_t *m, const char *field, solver_error *e
     {.name = "precision", .kind = IN_ENUM, .has_default = true, .def_str = "fp16",                    \
      .enum_values = PRECISION_KEYS,                                                                    \
      .description = "Numeric format of weights and KV cache; sets bytes per element and the peak rate"}
+
+/* Per-tensor precision (weight-only quantization, a KV cache in another
+ * format): optional inputs whose default is `precision`, so an answer
+ * without them is unchanged. Weights and the KV cache take any storage
+ * format (FORMAT_KEYS, block scales included); activations are a compute
+ * precision and set the peak rate. */
+/* PRECISION_FORMATS' bits, as /solvers shows them (tests/unit/test_precision.c
+ * checks the text against the table). */
+#define LLM_FORMAT_BITS                                                                                \
+    "fp32 32, tf32 32, bf16 16, fp16 16, fp8 8, int8 8, int4 4, fp8_e4m3 8, fp8_e5m2 8, int4_g128 "    \
+    "4.125 (fp16 scale per 128), int4_g64 4.25, int4_g32 4.5, nvfp4 4.5 (E2M1 + E4M3 scale per 16), "   \
+    "mxfp4 4.25 (E2M1 + E8M0 scale per 32), mxfp8 8.25, q8_0 8.5 (GGUF), q5_k_m 5.68 (GGUF), q4_k_m "   \
+    "4.84 (GGUF)"
+#define LLM_INPUT_WEIGHT_PRECISION                                                                     \
+    {.name = "weight_precision", .kind = IN_ENUM, .optional = true, .enum_values = FORMAT_KEYS,        \
+     .enum_refusal = "weight_precision '{}' is not supported. Supported formats: " FORMAT_LIST,       \
+     .description = "Storage format of the weights (default: precision): a precision or a quantization " \
+                    "format. Effective bits per element, scales included: " LLM_FORMAT_BITS}
+#define LLM_INPUT_KV_PRECISION                                                                         \
+    {.name = "kv_precision", .kind = IN_ENUM, .optional = true, .enum_values = FORMAT_KEYS,            \
+     .enum_refusal = "kv_precision '{}' is not supported. Supported formats: " FORMAT_LIST,           \
+     .description = "Storage format of the KV cache (default: precision), e.g. fp8 under bf16 weights. " \
+                    "Bits per element: " LLM_FORMAT_BITS}
+#define LLM_INPUT_ACTIVATION_PRECISION                                                                 \
+    {.name = "activation_precision", .kind = IN_ENUM, .optional = true, .enum_values = PRECISION_KEYS,  \
+     .description = "Precision the matmuls compute at (default: precision); sets the peak rate. "      \
+                    "Weight-only quantization: weight_precision int4 under activation_precision fp16"}
+
+/* The three inputs above (indices; -1 = the solver has no such input) laid
+ * into p: p->precision becomes the compute precision, p->weight_bytes and
+ * p->kv_bytes the storage widths (0 when they are precision's, so
+ * serving_solve reads precision as before). */
+void llm_tensor_precisions(const solver_inputs *in, int i_precision, int i_weight, int i_kv, int i_act,
+                           int *precision, double *weight_bytes, double *kv_bytes);
 
 /* The peak rate a precision computes at: precision_flops[key] or peak_flops. */
 double llm_peak_flops(const hw_node *hw, int precision);
@@ -68,6 +102,9 @@ typedef struct {
     double acceptance;
     double cached_prefix;       /* tokens */
     double chunk_tokens;        /* 0: no chunked prefill */
+    /* Per-tensor precision (llm_tensor_precisions): B per weight and per KV
+     * element; 0 = precision_bytes(precision). `precision` is the compute one. */
+    double weight_bytes, kv_bytes;
 } serving_params;
 
 typedef struct {

@@ -248,7 +248,8 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     const double peak = compute_peak(hw, p->precision);
     const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
     const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
-    const double kvb = llm_act_bytes(p->precision);
+    const double kvb = p->kv_bytes > 0 ? p->kv_bytes : llm_act_bytes(p->precision);
+    const double wbw = p->weight_bytes > 0 ? p->weight_bytes : wb; /* weight_precision */
     const double kv = llm_kv_cache_bytes(m, p->seq_len, p->batch, kvb);
 
     /* Prefill: the new tokens through every matmul, causal attention over the
@@ -257,7 +258,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double f_mm = 2.0 * s.matmul * n_new * p->batch;
     double f_att = 2.0 * s.layers * s.hidden * n_new * p->seq_len * p->batch;
     double t_pc = (f_mm / e_mm + f_att / e_att) / (peak * tp);
-    double t_pw = s.total * wb / tp / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
+    double t_pw = s.total * wbw / tp / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
     double t_par = 2.0 * s.layers * allreduce(p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
     double t_plaunch = s.layers * calib_value(CP_DECODE_LAYER_S, NULL); /* a serving engine's fixed cost per layer */
     r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + hw->dispatch_tax * r->chunks + kv_transfer;
@@ -265,7 +266,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     /* Decode: the weights the batch touches and the KV cache, at the achieved
      * bandwidth, or the matmuls when the batch is large enough to be
      * compute-bound; two all-reduces and a fixed cost per layer. */
-    double read = decode_read_params(m, p->batch) * wb / tp + kv / tp;
+    double read = decode_read_params(m, p->batch) * wbw / tp + kv / tp;
     double t_dm = read / (dec->mem_bandwidth * calib_value(CP_MEM_EFF, dec));
     double t_dc = p->batch * (2.0 * s.matmul + 4.0 * s.layers * s.hidden * p->seq_len) /
                   (compute_peak(dec, p->precision) * tp * (efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, dec) * pf));
@@ -274,7 +275,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double itl = fmax(t_dm, t_dc) + t_dar + t_dfix;
     if (p->draft) {
         /* Speculative decoding as mlsysim prices it, on measured times. */
-        double w_draft = p->draft->parameters * wb;
+        double w_draft = p->draft->parameters * wbw;
         double t_draft = (w_draft + llm_kv_cache_bytes(p->draft, p->seq_len, p->batch, kvb)) /
                          (dec->mem_bandwidth * calib_value(CP_MEM_EFF, dec));
         double kk = LLM_SPECULATIVE_GAMMA, a = p->acceptance;

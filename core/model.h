@@ -91,6 +91,13 @@ typedef struct model {
     int active_experts_per_token;
     int state_size;
     int denoising_steps;
+
+    /* Set by a custom entry or derived from a Hugging Face config.json
+     * (catalog/hf_config.c); 0 / NAN / "" in the catalog's entries. */
+    int head_dim;              /* 0 = hidden_dim / heads */
+    int sliding_window;        /* tokens, 0 = none; shown only: the KV cache is sized for full attention */
+    double embedding_parameters; /* input embedding + untied output head (+ position tables), NAN = absent */
+    char hf_model_type[32];    /* config.json's model_type when derived from one, else "" */
 } model_t;
 
 /* Type names as mlsysim spells them ("CNNWorkload"), and back. */

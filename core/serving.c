@@ -17,7 +17,7 @@
 
 enum {
     I_MODEL, I_HARDWARE, I_SEQ_LEN, I_BATCH, I_PRECISION, I_EFFICIENCY, I_DECODE_HW, I_NETWORK_BW, I_DRAFT,
-    I_ACCEPTANCE, I_CACHED, I_CHUNK, I_TP, I_N
+    I_ACCEPTANCE, I_CACHED, I_CHUNK, I_TP, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, I_N
 };
 
 static const input_desc INPUTS[I_N] = {
@@ -48,6 +48,9 @@ static const input_desc INPUTS[I_N] = {
     [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree: weights and KV cache split over tp accelerators of one node, "
                              "two all-reduces per layer over its scale-up link (1: one accelerator, mlsysim's "
                              "answer)"),
+    [I_WEIGHT_PREC] = LLM_INPUT_WEIGHT_PRECISION,
+    [I_KV_PREC] = LLM_INPUT_KV_PRECISION,
+    [I_ACT_PREC] = LLM_INPUT_ACTIVATION_PRECISION,
 };
 
 /* --- validation, in ServingModel's order ----------------------------------- */
@@ -166,9 +169,9 @@ static const output_desc OUTPUTS[O_N] = {
                .description = "Inter-token latency: (weights + KV cache) / memory bandwidth + per-layer tax "
                               "(speculative: per expected accepted token)"},
     [O_KV] = {.name = "kv_cache", .kind = OUT_NUMBER, .unit = "B",
-              .description = "KV cache of the whole batch at seq_len"},
+              .description = "KV cache of the whole batch at seq_len, in kv_precision"},
     [O_WEIGHTS] = {.name = "model_weights", .kind = OUT_NUMBER, .unit = "B",
-                   .description = "Weights: parameters x bytes per element"},
+                   .description = "Weights: parameters x bytes per element of weight_precision"},
     [O_TOTAL] = {.name = "total_memory", .kind = OUT_NUMBER, .unit = "B",
                  .description = "Weights + KV cache (+ draft weights)"},
     [O_MEM_UTIL] = {.name = "memory_utilization", .kind = OUT_NUMBER, .unit = "",
@@ -214,6 +217,8 @@ static int run_serving(const solver_inputs *in, solver_outputs *out, solver_erro
         .decode_hw = in_hw(in, I_DECODE_HW), .network_bw = in_num(in, I_NETWORK_BW), .draft = in_model(in, I_DRAFT),
         .acceptance = in_num(in, I_ACCEPTANCE), .cached_prefix = in_num(in, I_CACHED),
         .chunk_tokens = in_has(in, I_CHUNK) ? in_num(in, I_CHUNK) : 0};
+    llm_tensor_precisions(in, I_PRECISION, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, &p.precision, &p.weight_bytes,
+                          &p.kv_bytes);
     if (llm_require_transformer(p.model, "model", err) != 0 ||
         (p.draft && llm_require_transformer(p.draft, "draft_model", err) != 0))
         return -1;

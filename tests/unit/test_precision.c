@@ -255,3 +255,32 @@ Test(precision, long_available_list_is_truncated_safely)
     cr_expect(strncmp(MSG.warnings[0], prefix, strlen(prefix)) == 0, "%s", MSG.warnings[0]);
     cr_expect_lt(strlen(MSG.warnings[0]), (size_t)SOLVER_MESSAGE_LEN);
 }
+
+/* ---- storage formats (weight_precision, kv_precision) ------------------------- */
+
+#include "core/llm.h"
+
+Test(precision, formats_extend_the_precisions)
+{
+    int n = 0;
+    for (; FORMAT_KEYS[n]; n++) {
+        cr_assert_str_eq(FORMAT_KEYS[n], PRECISION_FORMATS[n].key);
+        cr_assert_eq(format_find(FORMAT_KEYS[n]), n);
+        cr_assert(PRECISION_FORMATS[n].source && PRECISION_FORMATS[n].source[0]);
+        /* /solvers shows the bits in the inputs' description. */
+        char want[64];
+        snprintf(want, sizeof want, "%s %g", FORMAT_KEYS[n], PRECISION_FORMATS[n].bits);
+        cr_expect(strstr(LLM_FORMAT_BITS, want) != NULL, "LLM_FORMAT_BITS lacks \"%s\"", want);
+    }
+    cr_assert_eq(n, format_count());
+    for (int i = 0; i < PRECISION_COUNT; i++) {
+        cr_assert_str_eq(FORMAT_KEYS[i], PRECISION_KEYS[i]);
+        cr_assert_eq(format_bytes(i), precision_bytes(i), "%s", FORMAT_KEYS[i]);
+    }
+    cr_assert_null(PRECISION_KEYS[PRECISION_COUNT]);
+    cr_expect_eq(format_bytes(format_find("Q8_0")), 34.0 / 32.0);
+    cr_expect_eq(format_bytes(format_find("nvfp4")), (4.0 + 8.0 / 16.0) / 8.0);
+    cr_expect_eq(format_bytes(format_find("mxfp4")), (4.0 + 8.0 / 32.0) / 8.0);
+    cr_expect_eq(format_bytes(format_find("int4_g128")), (4.0 + 16.0 / 128.0) / 8.0);
+    cr_expect_eq(format_find("fp7"), -1);
+}
