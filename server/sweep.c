@@ -15,7 +15,7 @@
  * concatenated in index order, are byte for byte the unsharded body: shard 0
  * alone carries the CSV header or the NDJSON units line, and no shard repeats
  * anything else. A JSON
- * shard is a whole document of its own rows (see write_header in sweep_format.c). The point cap
+ * shard is a whole document of its own rows (see sweep_write_header in sweep_format.c). The point cap
  * applies to one shard's points, the work of one request. `index: true` puts
  * each point's global number first in its row.
  *
@@ -78,20 +78,20 @@ static int read_body(sweep_stream *st, const app_request *req, const json_t *bod
     if (jf && !json_is_string(jf))
         return api_fail(err, 400, "invalid-input", "format", "format must be json, csv or ndjson");
     bool ok;
-    st->fmt = format_from(json_string_value(jf), req->accept, &ok);
+    st->fmt = sweep_format_from(json_string_value(jf), req->accept, &ok);
     if (!ok)
         return api_fail(err, 400, "invalid-input", "format", "format must be json, csv or ndjson, got '%.40s'",
                         json_string_value(jf));
-    if (parse_outputs(st, json_object_get(body, "outputs"), err) != 0)
+    if (sweep_parse_outputs(st, json_object_get(body, "outputs"), err) != 0)
         return -1;
     const json_t *jx = json_object_get(body, "index");
     if (jx && !json_is_boolean(jx))
         return api_fail(err, 400, "invalid-input", "index",
                         "index must be true or false (true: rows start with the point's index)");
     st->with_index = json_is_true(jx);
-    if (parse_shard(st, json_object_get(body, "shard"), err) != 0)
+    if (sweep_parse_shard(st, json_object_get(body, "shard"), err) != 0)
         return -1;
-    return parse_space(st, body, cap, err);
+    return sweep_parse_space(st, body, cap, err);
 }
 
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp)
@@ -147,7 +147,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
             if (!strcmp(s->outputs[st->out_cols[k]].name, st->axes[i].label))
                 st->qualified[k] = true;
     if (st->fmt == FMT_JSON)
-        setup_transitions(st);
+        sweep_setup_transitions(st);
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
     st->timeout = a->cfg->request_timeout;
     reply_stream(resp,
@@ -169,7 +169,7 @@ fail:
     return -1;
 }
 
-bool timed_out(sweep_stream *st)
+bool sweep_timed_out(sweep_stream *st)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -185,14 +185,14 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
         if (st->stage == 3)
             return 0;
         if (st->stage == 0) {
-            write_header(st);
+            sweep_write_header(st);
             st->stage = 1;
         } else if (st->stage == 1) {
             unsigned long long start = st->next;
             while (st->next < st->end && st->buf.len < CHUNK) {
-                write_row(st, st->next);
+                sweep_write_row(st, st->next);
                 st->next++;
-                if ((st->next & 1023) == 0 && timed_out(st)) {
+                if ((st->next & 1023) == 0 && sweep_timed_out(st)) {
                     st->timed_out = true;
                     break;
                 }
@@ -201,7 +201,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
             if (st->next >= st->end || st->timed_out)
                 st->stage = 2;
         } else {
-            write_trailer(st);
+            sweep_write_trailer(st);
             st->stage = 3;
         }
         if (st->buf.oom)

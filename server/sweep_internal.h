@@ -89,7 +89,7 @@ struct sweep_stream {
     int n_out;
     solver_inputs *in;
     solver_outputs *out;
-    solver_error se;                    /* the last point's error (eval_point) */
+    solver_error se;                    /* the last point's error (sweep_eval_point) */
     input_store *owned;                 /* records of axis values */
     strbuf buf;
     size_t buf_pos;
@@ -118,24 +118,24 @@ struct sweep_stream {
 
 /* An explicit format wins; otherwise the first of our types that Accept
  * lists (clients list their preference first; q-values are not weighed). */
-sweep_format format_from(const char *f, const char *accept, bool *ok);
+sweep_format sweep_format_from(const char *f, const char *accept, bool *ok);
 
 /* The projected outputs: a body's "outputs" array (NULL: every output). */
-int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err);
+int sweep_parse_outputs(sweep_stream *st, const json_t *outs, api_error *err);
 /* Project output `name` (a record output: its members), the pos'th one listed
  * (for the field "outputs[pos]" of errors); NULL name: not a string. */
 int sweep_add_output(sweep_stream *st, const char *name, size_t pos, api_error *err);
 
 /* shard: {"index": 3, "count": 16}, or "3/16" (the query's form, which the CLI's --shard passes on). */
-int parse_shard(sweep_stream *st, const json_t *j, api_error *err);
+int sweep_parse_shard(sweep_stream *st, const json_t *j, api_error *err);
 /* shard as text: "3/16". */
 int sweep_shard_text(sweep_stream *st, const char *text, api_error *err);
 
 /* The body's axes and inputs: the points, under the cap, and the inputs every
  * point starts from. Needs st->s and st->ed. */
-int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err);
+int sweep_parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err);
 
-/* The pieces of parse_space that a GET sweep's query (sweep_query.c) shares. */
+/* The pieces of sweep_parse_space that a GET sweep's query (sweep_query.c) shares. */
 
 /* Axis i sweeps the input called `name` ("batch_size"; "fleet.count": a member
  * of a record input): its input, label and kind. An unknown input (or NULL
@@ -166,44 +166,44 @@ int sweep_read_query(sweep_stream *st, const app_request *req, unsigned long lon
 /* --- points (sweep_point.c) ------------------------------------------------ */
 
 /* Value k of a range or geomspace, in SI. */
-double axis_form_num(const axis *ax, size_t k);
+double sweep_axis_form_num(const axis *ax, size_t k);
 
 /* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
-double axis_num(const axis *ax, size_t k);
+double sweep_axis_num(const axis *ax, size_t k);
 
 /* Solve point p into st->out: NULL, or the point's error (in st->se). */
-const char *eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES]);
+const char *sweep_eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES]);
 
 /* --- output formats (sweep_format.c) --------------------------------------- */
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
-void put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
+void sweep_put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
 
-void json_output_name(sweep_stream *st, int k);
+void sweep_json_output_name(sweep_stream *st, int k);
 
-const char *axis_unit(const sweep_stream *st, int a);
+const char *sweep_axis_unit(const sweep_stream *st, int a);
 
-void write_header(sweep_stream *st);
+void sweep_write_header(sweep_stream *st);
 
-void write_row(sweep_stream *st, unsigned long long p);
+void sweep_write_row(sweep_stream *st, unsigned long long p);
 
 /* CSV and NDJSON end with one more line when the sweep was cut off, so a
  * client that reads to the end learns the data is incomplete. */
-void write_trailer(sweep_stream *st);
+void sweep_write_trailer(sweep_stream *st);
 
 /* --- transitions (sweep_transitions.c) ------------------------------------- */
 
 /* JSON transitions: the window must reach back one step on every axis that varies. */
-void setup_transitions(sweep_stream *st);
+void sweep_setup_transitions(sweep_stream *st);
 
 /* Compare point q with its neighbour one step back on each axis, then keep
  * q's codes in the window for the points that will look back at it. */
-void track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
+void sweep_track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
 
-void write_transition(sweep_stream *st, const transition *t);
+void sweep_write_transition(sweep_stream *st, const transition *t);
 
 /* --- the stream (sweep.c) -------------------------------------------------- */
 
-bool timed_out(sweep_stream *st);
+bool sweep_timed_out(sweep_stream *st);
 
 #endif

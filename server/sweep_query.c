@@ -82,7 +82,7 @@ static int split_values(axis *ax, const char *v, api_error *err)
 static int read_outputs(sweep_stream *st, const char *v, api_error *err)
 {
     if (!v)
-        return parse_outputs(st, NULL, err);
+        return sweep_parse_outputs(st, NULL, err);
     st->n_out = 0;
     char *copy = strdup(v);
     if (!copy)
@@ -173,7 +173,7 @@ int sweep_read_query(sweep_stream *st, const app_request *req, unsigned long lon
     if (query_collect_inputs(s, &scalar, RESERVED, text, record, err) != 0)
         goto done;
     bool ok;
-    st->fmt = format_from(format, req->accept, &ok);
+    st->fmt = sweep_format_from(format, req->accept, &ok);
     if (!ok) {
         api_fail(err, 400, "invalid-input", "format", "format must be json, csv or ndjson, got '%.40s'", format);
         goto done;

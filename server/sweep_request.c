@@ -213,7 +213,7 @@ static json_t *member_values(const axis *ax)
         return json_incref((json_t *)ax->spec);
     json_t *arr = json_array();
     for (size_t k = 0; arr && k < ax->n; k++) {
-        double x = axis_form_num(ax, k);
+        double x = sweep_axis_form_num(ax, k);
         bool whole = ax->int_bounds || (ax->form == AX_GEOMSPACE && json_is_integer(json_object_get(ax->spec, "start")) &&
                                         json_is_integer(json_object_get(ax->spec, "stop")));
         json_array_append_new(arr, whole ? json_integer((json_int_t)llround(x)) : json_real(x));
@@ -284,7 +284,7 @@ static size_t accept_pos(const char *accept, const char *type)
 
 /* An explicit format wins; otherwise the first of our types that Accept
  * lists (clients list their preference first; q-values are not weighed). */
-sweep_format format_from(const char *f, const char *accept, bool *ok)
+sweep_format sweep_format_from(const char *f, const char *accept, bool *ok)
 {
     *ok = true;
     if (f) {
@@ -326,7 +326,7 @@ static bool add_record_members(sweep_stream *st, const char *name)
     return found;
 }
 
-int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
+int sweep_parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
 {
     st->n_out = 0;
     if (!outs) {
@@ -437,7 +437,7 @@ static bool shard_from_text(const char *t, unsigned long long *index, unsigned l
 static int set_shard(sweep_stream *st, unsigned long long index, unsigned long long count, api_error *err);
 
 /* shard: {"index": 3, "count": 16}, or "3/16" (the query's form, which the CLI's --shard passes on). */
-int parse_shard(sweep_stream *st, const json_t *j, api_error *err)
+int sweep_parse_shard(sweep_stream *st, const json_t *j, api_error *err)
 {
     if (!j)
         return 0;
@@ -531,7 +531,7 @@ int sweep_count_points(sweep_stream *st, unsigned long long cap, api_error *err)
 
 /* The body's axes and inputs: the points, under the cap, and the inputs every
  * point starts from. Needs st->s and st->ed. */
-int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err)
+int sweep_parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err)
 {
     const json_t *axes = json_object_get(body, "axes");
     if (!json_is_array(axes) || json_array_size(axes) == 0)
