@@ -1217,6 +1217,44 @@ Test(openapi, every_example_holds_against_the_live_daemon, .timeout = 120)
     json_decref(doc);
 }
 
+/* Each solver's worked example (its descriptor's example_json) is served in
+ * GET /solvers/{name} and is the example of its <name>_inputs schema; it fits
+ * that schema, and POST /solve with it answers what <name>_response says. */
+Test(openapi, every_solver_example_fits_its_schemas)
+{
+    json_t *doc = spec_doc();
+    const json_t *schemas = json_object_get(json_object_get(doc, "components"), "schemas");
+    json_t *list = api_get_ok("/solvers");
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(list, "solvers"), i, s) {
+        const char *n = json_string_value(json_object_get(s, "name"));
+        char path[160], key[160], err[1024];
+        snprintf(path, sizeof path, "/solvers/%s", n);
+        json_t *d = api_get_ok(path);
+        const json_t *ex = json_object_get(d, "example");
+        cr_assert(json_is_object(ex), "%s has no example", path);
+        json_t *want = example_inputs(n);
+        cr_expect(same_value(ex, want), "%s: the example is not the descriptor's example_json", path);
+        json_decref(want);
+        snprintf(key, sizeof key, "%s_inputs", n);
+        const json_t *in_schema = json_object_get(schemas, key);
+        cr_expect(json_equal(json_array_get(json_object_get(in_schema, "examples"), 0), ex),
+                  "%s.examples[0] is not GET %s's example", key, path);
+        cr_expect(check_schema(doc, in_schema, ex, err, sizeof err), "%s's example does not fit %s: %s", n, key, err);
+        long status;
+        json_t *ans = api_post_doc("/solve", json_pack("{s:s,s:O}", "solver", n, "inputs", ex), &status);
+        cr_expect_eq(status, 200, "%s's example: POST /solve answered %ld", n, status);
+        snprintf(key, sizeof key, "%s_response", n);
+        cr_expect(check_schema(doc, json_object_get(schemas, key), ans, err, sizeof err),
+                  "%s's example: the answer does not fit %s: %s", n, key, err);
+        json_decref(ans);
+        json_decref(d);
+    }
+    json_decref(list);
+    json_decref(doc);
+}
+
 /* ---- sweep transitions -------------------------------------------------------------------------------------- */
 
 /* The schema a route declares for a 200 JSON body in the served contract. */
