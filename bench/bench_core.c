@@ -16,6 +16,11 @@
  *   example_<solver>_ns    one run() of every registered solver on its descriptor's example
  *                          (example_json), so a new solver is timed without an entry here; the
  *                          iterations are sized from one run (about 0.03 s per run)
+ *   mode_<case>_mlsysim_ns one run() in mlsysim mode and mode_<case>_measured_ns in measured mode
+ *   mode_<case>_ratio      (issue 24: "calibration": "measured"), the same inputs (MODES below),
+ *                          composing the trace as /solve does; measured / mlsysim, target <= 1.10.
+ *                          The two modes' runs alternate, so both see the same machine load.
+ *                          mode_<case>_quiet_*: the same without the trace, as a sweep's point runs
  *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
  *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
  *   fmt_double_ref_ns      the same values through the reference search (fmt_double_reference)
@@ -213,6 +218,57 @@ static const struct {
     {"solve_checkpoint_ns", "checkpoint", "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\"}", 1, false},
     {"solve_scaling_ns", "scaling", "{\"compute_budget\":\"1e24 flop\"}", 1, false},
 };
+
+/* Measured mode against mlsysim mode on the same inputs: the three solvers with
+ * measured physics, and serving at tp 2 (its all-reduces). */
+static const struct {
+    const char *key, *solver, *inputs;
+} MODES[] = {
+    {"single_node", "single_node", "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,\"precision\":\"fp16\"}"},
+    {"serving", "serving",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"seq_len\":2048,\"batch_size\":4,\"precision\":\"fp8\"}"},
+    {"serving_tp2", "serving",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"H100\",\"seq_len\":2048,\"batch_size\":4,\"precision\":\"fp8\","
+     "\"tp\":2}"},
+    {"distributed", "distributed",
+     "{\"model\":\"Llama3_70B\",\"fleet\":{\"node\":\"DGX_H100\",\"count\":4,\"fabric\":\"InfiniBand_NDR\"},"
+     "\"tp_size\":8,\"pp_size\":2,\"batch_size\":64,\"seq_len\":4096,\"precision\":\"bf16\",\"step_model\":\"sharded\"}"},
+};
+
+/* One run() of s on `in` in mlsysim mode (*sim) and in measured mode (*meas), ns: RUNS
+ * runs of `iters` each, the modes alternating run by run (and which goes first), medians. */
+static void time_modes(const solver_desc *s, const solver_inputs *in, long iters, bool quiet, double *sim, double *meas)
+{
+    solver_inputs *m[2];
+    double runs[2][RUNS];
+    solver_outputs *out = calloc(1, sizeof *out);
+    out->quiet = quiet;
+    for (int k = 0; k < 2; k++) {
+        m[k] = malloc(sizeof *m[k]);
+        *m[k] = *in; /* shares the parsed records: read only */
+        m[k]->calibration = k ? CALIBRATION_MEASURED : CALIBRATION_MLSYSIM;
+    }
+    for (int r = 0; r < RUNS; r++)
+        for (int j = 0; j < 2; j++) {
+            int k = (r + j) % 2;
+            double t0 = now_s();
+            for (long i = 0; i < iters; i++) {
+                solver_error se;
+                se.status = 0;
+                out->n_trace = 0;
+                out->n_warnings = 0;
+                if (s->run(m[k], out, &se) != 0)
+                    die("solve", se.detail);
+            }
+            runs[k][r] = (now_s() - t0) / (double)iters * 1e9;
+            g_sink += (size_t)out->v[0].num;
+        }
+    *sim = median(runs[0], RUNS);
+    *meas = median(runs[1], RUNS);
+    free(m[0]);
+    free(m[1]);
+    free(out);
+}
 
 /* --- the benchmark sweep's rows ----------------------------------------------------------- */
 
@@ -536,6 +592,29 @@ int main(int argc, char **argv)
         long iters = (long)(3e7 / (once > 1 ? once : 1)) / k;
         result(key, time_solve(s, in, iters > 0 ? iters : 1, false), "ns");
         free(in);
+    }
+    for (size_t i = 0; i < sizeof MODES / sizeof MODES[0]; i++) {
+        for (int quiet = 0; quiet < 2; quiet++) {
+            char key[96];
+            snprintf(key, sizeof key, "mode_%s%s_", MODES[i].key, quiet ? "_quiet" : "");
+            if (!want(key))
+                continue;
+            const solver_desc *s = solver_at((size_t)solver_find(MODES[i].solver));
+            solver_inputs *in = parse_inputs(s, MODES[i].inputs);
+            /* about 0.05 s per run */
+            double sim, meas, once_s, once_m;
+            time_modes(s, in, 2000 / k, quiet, &once_s, &once_m);
+            long iters = (long)(5e7 / fmax(once_s, once_m)) / k;
+            time_modes(s, in, iters > 0 ? iters : 1, quiet, &sim, &meas);
+            char name[128];
+            snprintf(name, sizeof name, "%smlsysim_ns", key);
+            result(name, sim, "ns");
+            snprintf(name, sizeof name, "%smeasured_ns", key);
+            result(name, meas, "ns");
+            snprintf(name, sizeof name, "%sratio", key);
+            result(name, meas / sim, "x");
+            free(in);
+        }
     }
     if (want("inputs_check_ns"))
         result("inputs_check_ns", time_check(sn, in_sn, 400000 / k), "ns");

@@ -13,8 +13,10 @@
 #
 # What runs, in order (all traffic goes to 127.0.0.1 only, every loop is bounded):
 #   1. bench_core: ns per solve (single_node, pipeline, the serving and training cases, and
-#      every solver's descriptor example), fmt_double, the request handler
-#      in process, the formatting bound and an in-process sweep (bench/bench_core.c)
+#      every solver's descriptor example), measured mode against mlsysim mode on the same
+#      inputs (single_node, serving, serving at tp 2, distributed; issue 24's target: at most
+#      1.10 x), fmt_double, the request handler in process, the formatting bound and an
+#      in-process sweep (bench/bench_core.c)
 #   2. HTTP with wrk -t2 (median of BENCH_ROUNDS rounds; each round runs the endpoints back
 #      to back, so every ratio compares runs seconds apart): /healthz (the no-op baseline),
 #      GET /solve/single_node?..., POST /solve (bench/solve_post.lua), a small GET /sweep,
@@ -209,6 +211,7 @@ while read -r tag key value unit; do
 done < <("$build/bench/bench_search" "${core_args[@]}")
 
 # --- the table ----------------------------------------------------------------------------
+mode_cases=(single_node serving serving_tp2 distributed)   # bench_core's MODES
 cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 pass() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN {ok = (op == ">=") ? v >= t : v < t; print ok ? "yes" : "NO"}'; }
 fmt2() { awk -v v="$1" 'BEGIN {printf "%.2f", v}'; }
@@ -229,6 +232,10 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| peak RSS flat from 1M to 10M CSV points | ${R[sweep_${small}_hwm_mib]} -> ${R[sweep_${large}_hwm_mib]} MiB | $(pass "$(awk -v a="${R[sweep_${small}_hwm_mib]}" -v b="${R[sweep_${large}_hwm_mib]}" 'BEGIN {print b - a}')" 1 '<') |"
   echo "| idle RSS < 16 MiB | ${R[rss_idle_mib]} MiB | $(pass "${R[rss_idle_mib]}" 16 '<') |"
   echo "| ready < 50 ms after exec (median of ${R[startup_runs]}) | ${R[ready_median_ms]} ms (min ${R[ready_min_ms]}, max ${R[ready_max_ms]}) | $(pass "${R[ready_median_ms]}" 50 '<') |"
+  for c in "${mode_cases[@]}"; do
+    [ -n "${R[mode_${c}_ratio]:-}" ] || continue
+    echo "| measured mode <= 1.10 x mlsysim mode per solve, $c | $(fmt2 "${R[mode_${c}_ratio]}") (${R[mode_${c}_measured_ns]} vs ${R[mode_${c}_mlsysim_ns]} ns) | $(pass "${R[mode_${c}_ratio]}" 1.10 '<') |"
+  done
   echo
   echo "| HTTP (wrk -t2) | -c64 req/s | ratio to /healthz | -c256 req/s | ratio to /healthz |"
   echo "|---|---|---|---|---|"
@@ -277,6 +284,15 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| app_handle GET /healthz (routing floor) | ${R[app_healthz_ns]} ns |"
   echo "| app_handle GET /solve/single_node | ${R[app_solve_get_ns]} ns |"
   echo "| app_handle POST /solve | ${R[app_solve_post_ns]} ns |"
+  echo
+  echo "| measured mode against mlsysim mode, same inputs (bench_core, runs alternating) | mlsysim | measured | measured / mlsysim (target <= 1.10) |"
+  echo "|---|---|---|---|"
+  for c in "${mode_cases[@]}"; do
+    for q in "" _quiet; do
+      [ -n "${R[mode_${c}${q}_ratio]:-}" ] || continue
+      echo "| $c$([ -n "$q" ] && echo ', no trace (a sweep point)') | ${R[mode_${c}${q}_mlsysim_ns]} ns | ${R[mode_${c}${q}_measured_ns]} ns | $(fmt2 "${R[mode_${c}${q}_ratio]}") |"
+    done
+  done
   echo
   echo "| parallelism, exhaustive, Llama-3-70B (bench_search) | one search | configurations/s |"
   echo "|---|---|---|"

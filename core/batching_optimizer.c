@@ -12,10 +12,11 @@
 #include <math.h>
 
 #include "core/llm.h"
+#include "core/measured.h"
 #include "core/queueing.h"
 #include "core/solver.h"
 
-enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_SLA, I_ARRIVAL, I_REPLICAS, I_PRECISION, I_EFFICIENCY, I_MAX_SEARCH, I_N };
+enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_SLA, I_ARRIVAL, I_REPLICAS, I_PRECISION, I_EFFICIENCY, I_MAX_SEARCH, I_TP, I_N };
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload)"),
@@ -33,6 +34,8 @@ static const input_desc INPUTS[I_N] = {
     [I_MAX_SEARCH] = {.name = "max_search_batch", .kind = IN_INTEGER, .has_default = true, .def_num = 256,
                       .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true, .int_max = 65536,
                       .description = "Largest batch size searched (every size from 1 up)"},
+    [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree of one replica: weights and KV cache split over tp "
+                             "accelerators of one node (serving's tp; 1: mlsysim's answer)"),
 };
 
 /* ServingModel, called for every batch size, rejects these. */
@@ -87,9 +90,12 @@ static int run_batching_optimizer(const solver_inputs *in, solver_outputs *out, 
 
     double best = 0;
     tail_latency at_best = {0};
+    static _Thread_local solver_outputs quiet;
+    quiet.quiet = true;
     for (double b = max_search; b >= 1 && best == 0; b--) {
         p.batch = b;
-        serving_result sv = serving_solve(&p);
+        serving_result sv = serving_answer(&p, in_num(in, I_TP), in->calibration, !in->v[I_EFFICIENCY].defaulted,
+                                           &quiet);
         if (!sv.feasible)
             continue;
         double service_ms = sv.ttft * 1e3 + sv.itl * 1e3 * p.seq_len;

@@ -3,6 +3,7 @@
  * core/calibration_fit.c, written by tools/calibrate. */
 #include "core/calibration.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -67,17 +68,25 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                                      "keeps (Korthikanti et al. 2022: 34 s h + 5 a s^2 per layer at 16-bit), in a "
                                      "forward pass; a training step moves three times as much",
                           .lo = 0.05, .hi = 20.0, .start = 1.0},
-    [CP_LAYER_S] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
-                    .meaning = "Kernel-launch and framework time per layer per forward pass, which dominates at "
-                               "small batch",
+    [CP_TF_ACT_PASSES_Q] = {.name = "transformer_activation_passes", .work = "memory", .unit = "",
+                            .meaning = "The same in 8-bit inference (quantized engines fuse the layer's "
+                                       "normalisation, activation and attention passes)",
+                            .lo = 0.05, .hi = 20.0, .start = 0.5, .precision = "fp8/int8"},
+    [CP_LAYER_S] = {.name = "kernel_overhead", .work = "overhead", .unit = "s",
+                    .meaning = "Launch and framework time per kernel of a forward pass (one per CNN layer, eight "
+                               "per transformer layer), which dominates at small batch",
                     .lo = 0.0, .hi = 2e-3, .start = 20e-6},
-    [CP_LAYER_S_Q] = {.name = "layer_overhead", .work = "overhead", .unit = "s",
+    [CP_LAYER_S_Q] = {.name = "kernel_overhead", .work = "overhead", .unit = "s",
                       .meaning = "Launch time per kernel in 8-bit inference (compiled, graph-captured engines)",
                       .lo = 0.0, .hi = 2e-3, .start = 5e-6, .precision = "fp8/int8"},
     [CP_DECODE_LAYER_S] = {.name = "decode_layer_overhead", .work = "overhead", .unit = "s",
                            .meaning = "Fixed time per layer per decode step (launches, sampling and scheduling "
                                       "spread over the layers)",
                            .lo = 0.0, .hi = 1e-3, .start = 10e-6},
+    [CP_DECODE_SEQ_S] = {.name = "decode_sequence_overhead", .work = "overhead", .unit = "s",
+                         .meaning = "Time per sequence of the batch per decode step outside the kernels' traffic "
+                                    "(sampling, scheduling, KV-cache paging)",
+                         .lo = 0.0, .hi = 1e-3, .start = 10e-6},
     [CP_AR_LATENCY_S] = {.name = "allreduce_latency", .work = "communication", .unit = "s",
                          .meaning = "Fixed latency of one tensor-parallel all-reduce inside a node",
                          .lo = 1e-6, .hi = 1e-3, .start = 15e-6},
@@ -104,25 +113,46 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
 };
 
 static const calib_table *g_active;
+static unsigned long g_generation = 1; /* changes whenever a table may have changed */
 
 const calib_table *calibration_table(void) { return g_active ? g_active : &CALIBRATION_FITTED; }
 
-void calibration_use(const calib_table *t) { g_active = t; }
+void calibration_use(const calib_table *t)
+{
+    g_active = t;
+    g_generation++;
+}
+
+/* Every parameter's value for one accelerator key, looked up once: a solve
+ * reads a dozen values, mostly for the same accelerator. */
+typedef struct {
+    unsigned long generation;
+    char key[ID_LEN];
+    double v[CP_N];
+} calib_cache;
+
+static void fill(calib_cache *c, const char *key)
+{
+    const calib_table *t = calibration_table();
+    for (int p = 0; p < CP_N; p++)
+        c->v[p] = CALIB_PARAMS[p].start;
+    for (size_t i = 0; i < t->n_entries; i++) /* common values first, then the accelerator's */
+        if (!t->entries[i].hardware)
+            c->v[t->entries[i].param] = t->entries[i].value;
+    for (size_t i = 0; key[0] && i < t->n_entries; i++)
+        if (t->entries[i].hardware && strcmp(t->entries[i].hardware, key) == 0)
+            c->v[t->entries[i].param] = t->entries[i].value;
+    snprintf(c->key, sizeof c->key, "%s", key);
+    c->generation = g_generation;
+}
 
 double calib_value(calib_param p, const hw_node *hw)
 {
-    const calib_table *t = calibration_table();
-    const calib_entry *global = NULL;
-    for (size_t i = 0; i < t->n_entries; i++) {
-        const calib_entry *e = &t->entries[i];
-        if (e->param != p)
-            continue;
-        if (!e->hardware)
-            global = e;
-        else if (hw && strcmp(e->hardware, hw->key) == 0)
-            return e->value;
-    }
-    return global ? global->value : CALIB_PARAMS[p].start;
+    static _Thread_local calib_cache cache;
+    const char *key = hw ? hw->key : "";
+    if (cache.generation != g_generation || strcmp(cache.key, key) != 0)
+        fill(&cache, key);
+    return cache.v[p];
 }
 
 double calib_precision_factor(int precision)

@@ -51,9 +51,11 @@ typedef enum {
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */
     CP_ACT_PASSES_INF_Q, /* the same for 8-bit inference (quantized, fused engines)              */
     CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward pass       */
-    CP_LAYER_S,          /* kernel launch and framework time per layer per forward pass, s       */
+    CP_TF_ACT_PASSES_Q,  /* the same for 8-bit inference (fused engines)                         */
+    CP_LAYER_S,          /* launch and framework time per kernel of a forward pass, s            */
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */
+    CP_DECODE_SEQ_S,     /* per sequence per decode step (sampling, scheduling, paging), s       */
     CP_AR_LATENCY_S,     /* fixed latency of one all-reduce inside a node, s                     */
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */
@@ -119,7 +121,9 @@ typedef struct {
  * tools/calibrate installed a trial table with calibration_use(). */
 const calib_table *calibration_table(void);
 extern const calib_table CALIBRATION_FITTED;
-/* tools/calibrate only: NULL restores the fitted table. Not thread-safe. */
+/* tools/calibrate only: NULL restores the fitted table; call it again after
+ * changing a value of the table in use (values are cached per accelerator).
+ * Not thread-safe. */
 void calibration_use(const calib_table *t);
 
 /* A parameter's value for an accelerator: its entry keyed by hw->key, else

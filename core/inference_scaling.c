@@ -6,11 +6,12 @@
 #include <math.h>
 
 #include "core/llm.h"
+#include "core/measured.h"
 #include "core/solver.h"
 
 #define TOKENS_PER_REASONING_STEP 50 /* engine/calibration.py */
 
-enum { I_MODEL, I_HARDWARE, I_STEPS, I_CONTEXT, I_PRECISION, I_EFFICIENCY, I_N };
+enum { I_MODEL, I_HARDWARE, I_STEPS, I_CONTEXT, I_PRECISION, I_EFFICIENCY, I_TP, I_N };
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The reasoning LLM (a TransformerWorkload)"),
@@ -22,6 +23,8 @@ static const input_desc INPUTS[I_N] = {
     [I_PRECISION] = LLM_INPUT_PRECISION,
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                       .description = "Fraction of peak compute prefill achieves, in (0, 1]"},
+    [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree: weights and KV cache split over tp accelerators of one "
+                             "node (serving's tp; 1: mlsysim's answer)"),
 };
 
 /* ServingModel validates what it is given: context_length is its seq_len. */
@@ -67,7 +70,7 @@ static int run_inference_scaling(const solver_inputs *in, solver_outputs *out, s
                         .efficiency = in_num(in, I_EFFICIENCY), .network_bw = 1, .acceptance = 0.7};
     if (llm_require_transformer(p.model, "model", err) != 0)
         return -1;
-    serving_result sv = serving_solve(&p);
+    serving_result sv = serving_answer(&p, in_num(in, I_TP), in->calibration, !in->v[I_EFFICIENCY].defaulted, out);
     double steps = in_num(in, I_STEPS);
     double itl_ms = sv.itl * 1e3;
     double step_ms = TOKENS_PER_REASONING_STEP * itl_ms;
@@ -82,6 +85,17 @@ static int run_inference_scaling(const solver_inputs *in, solver_outputs *out, s
     out_num(out, O_ENERGY, energy);
     out_bool(out, O_FEASIBLE, sv.feasible);
     return 0;
+}
+
+static const char *const TTFT[] = {"ttft", NULL};
+static const char *const ITL[] = {"itl", "time_per_step", NULL};
+
+static int inference_scaling_families(const solver_inputs *in, solver_band *bands)
+{
+    (void)in;
+    bands[0] = (solver_band){CF_LLM_PREFILL, TTFT};
+    bands[1] = (solver_band){CF_LLM_DECODE, ITL};
+    return 2;
 }
 
 static const char *const ALIASES[] = {"InferenceScalingModel", NULL};
@@ -102,5 +116,6 @@ const solver_desc SOLVER_INFERENCE_SCALING = {
     .constraints = CONSTRAINTS,
     .n_constraints = sizeof CONSTRAINTS / sizeof CONSTRAINTS[0],
     .run = run_inference_scaling,
+    .measured_families = inference_scaling_families,
     .example_json = "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"reasoning_steps\":16}",
 };

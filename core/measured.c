@@ -18,9 +18,10 @@
 #define ADAM_PASS_BYTES 16.0
 /* Kernels of one transformer layer (QKV, attention, projection, two
  * layer-norm/residual passes, two MLP matmuls and the activation) and of one
- * CNN layer (the convolution, its normalisation and activation fused). */
+ * CNN layer as a framework launches it (convolution, normalisation,
+ * activation). */
 #define KERNELS_PER_TRANSFORMER_LAYER 8.0
-#define KERNELS_PER_CNN_LAYER 1.0
+#define KERNELS_PER_CNN_LAYER 3.0
 /* Korthikanti et al. (2022), Sec. 4: a transformer layer keeps 34 s b h
  * bytes plus 5 a s^2 b of attention scores at 16-bit: half as many elements. */
 #define TF_ACT_ELEMS_PER_TOKEN_HIDDEN 17.0
@@ -119,7 +120,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
     const double bw = r->bw_eff * calib_value(CP_MEM_EFF, hw);
     const double ab = precision_bytes(q->precision); /* quantized CNNs and encoders keep activations in the format */
     const double b = q->batch_size;
-    double flops, t_compute, act_elems, kernels;
+    double flops, t_compute, act_elems, layers;
 
     if (tf) {
         tf_shape s = tf_shape_of(m);
@@ -131,7 +132,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
         flops = f_mm + f_att;
         t_compute = f_mm / (peak * e_mm) + f_att / (peak * e_att);
         act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden + TF_ACT_ELEMS_SCORES * s.heads * sl * sl);
-        kernels = s.layers * KERNELS_PER_TRANSFORMER_LAYER;
+        layers = s.layers;
         trace_ms(msgs, "matmuls", f_mm / (peak * e_mm), "2 x parameters x tokens at the fitted GEMM efficiency");
         trace_ms(msgs, "attention", f_att / (peak * e_att), "4 L s^2 h per sequence, growing with the square of seq_len");
     } else {
@@ -145,8 +146,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
         flops = f * b * k;
         t_compute = flops / (peak * e);
         act_elems = isnan(m->activation_elements) ? 0.0 : m->activation_elements;
-        kernels = (m->architecture_layers > 0 ? m->architecture_layers : workload_layer_count(m)) *
-                  KERNELS_PER_CNN_LAYER;
+        layers = m->architecture_layers > 0 ? m->architecture_layers : workload_layer_count(m);
         trace_ms(msgs, "convolutions", t_compute, "layer FLOPs at the fitted convolution efficiency");
     }
 
@@ -154,9 +154,11 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
     const bool quantized = !q->is_training && precision_bytes(q->precision) <= 1.0;
-    double passes = tf          ? calib_value(CP_TF_ACT_PASSES, NULL) * (q->is_training ? 3.0 : 1.0)
-                    : quantized ? calib_value(CP_ACT_PASSES_INF_Q, NULL)
-                                : calib_value(q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF, NULL);
+    double passes = tf ? calib_value(quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES, NULL) * (q->is_training ? 3.0 : 1.0)
+                       : calib_value(quantized           ? CP_ACT_PASSES_INF_Q
+                                     : q->is_training ? CP_ACT_PASSES_TRAIN
+                                                      : CP_ACT_PASSES_INF,
+                                     NULL);
     double t_act = b * act_elems * ab * passes / bw;
     if (act_elems > 0)
         trace_ms(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
@@ -169,8 +171,10 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
                                       : wbytes * precision_bytes(q->precision) / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double t_launch = kernels * calib_value(quantized ? CP_LAYER_S_Q : CP_LAYER_S, NULL) * (q->is_training ? 3.0 : 1.0);
-    trace_ms(msgs, "kernel launches", t_launch, "fitted time per kernel x kernels of the layers");
+    double per_layer = calib_value(quantized ? CP_LAYER_S_Q : CP_LAYER_S, NULL) *
+                       (tf ? KERNELS_PER_TRANSFORMER_LAYER : KERNELS_PER_CNN_LAYER);
+    double t_launch = layers * per_layer * (q->is_training ? 3.0 : 1.0);
+    trace_ms(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
 
     /* Layers are compute- or memory-bound in turn: the smaller of the two
      * totals is hidden only in part. */
@@ -255,7 +259,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double t_pc = (f_mm / e_mm + f_att / e_att) / (peak * tp);
     double t_pw = s.total * wb / tp / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
     double t_par = 2.0 * s.layers * allreduce(p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
-    double t_plaunch = s.layers * KERNELS_PER_TRANSFORMER_LAYER * calib_value(CP_LAYER_S, NULL);
+    double t_plaunch = s.layers * calib_value(CP_DECODE_LAYER_S, NULL); /* a serving engine's fixed cost per layer */
     r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + hw->dispatch_tax * r->chunks + kv_transfer;
 
     /* Decode: the weights the batch touches and the KV cache, at the achieved
@@ -266,7 +270,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double t_dc = p->batch * (2.0 * s.matmul + 4.0 * s.layers * s.hidden * p->seq_len) /
                   (compute_peak(dec, p->precision) * tp * (efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, dec) * pf));
     double t_dar = 2.0 * s.layers * allreduce(p->batch * s.hidden * 2.0, tp, scale_up_bw(dec));
-    double t_dfix = s.layers * calib_value(CP_DECODE_LAYER_S, NULL);
+    double t_dfix = s.layers * calib_value(CP_DECODE_LAYER_S, NULL) + p->batch * calib_value(CP_DECODE_SEQ_S, NULL);
     double itl = fmax(t_dm, t_dc) + t_dar + t_dfix;
     if (p->draft) {
         /* Speculative decoding as mlsysim prices it, on measured times. */
@@ -285,7 +289,22 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
         trace_ms(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
     }
     trace_ms(msgs, "decode memory", t_dm, "weights the batch touches + KV cache at the achieved bandwidth");
-    trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer per step");
+    trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer and per sequence per step");
+}
+
+serving_result serving_answer(const serving_params *p, double tp, calibration_mode mode, bool efficiency_given,
+                              solver_outputs *msgs)
+{
+    serving_result r = serving_solve(p);
+    const bool measured = mode == CALIBRATION_MEASURED;
+    if (tp > 1) {
+        const hw_node *dec = p->decode_hw ? p->decode_hw : p->hw;
+        r.feasible = r.total / tp <= dec->mem_capacity;
+        r.memory_utilization = r.total / tp / dec->mem_capacity;
+    }
+    if (tp > 1 || measured)
+        serving_times(p, tp, measured, efficiency_given, &r, msgs);
+    return r;
 }
 
 /* --- sharded training ---------------------------------------------------------------- */
@@ -374,7 +393,7 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     double shard = m->parameters / (q->tp * q->pp) / (q->zero_stage >= 1 ? dp : 1.0);
     double t_opt = shard * ADAM_PASS_BYTES / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
 
-    double t_launch = stage_layers * micro * 3.0 * KERNELS_PER_TRANSFORMER_LAYER * calib_value(CP_LAYER_S, NULL);
+    double t_launch = stage_layers * micro * 3.0 * calib_value(CP_DECODE_LAYER_S, NULL); /* an engine's cost per layer */
 
     t_tp *= q->congestion;
     t_ep *= q->congestion;

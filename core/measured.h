@@ -41,6 +41,13 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
 void serving_times(const serving_params *p, double tp, bool measured, bool efficiency_given, serving_result *r,
                    solver_outputs *msgs);
 
+/* ServingModel at tensor-parallel degree tp in either mode: serving_solve,
+ * the memory wall per accelerator (weights and KV cache split over tp), and
+ * serving_times when tp > 1 or measured. tp 1 in mlsysim mode is
+ * serving_solve's answer exactly. Trace lines go to msgs unless it is quiet. */
+serving_result serving_answer(const serving_params *p, double tp, calibration_mode mode, bool efficiency_given,
+                              solver_outputs *msgs);
+
 /* distributed (step_model sharded or not): the whole step in measured mode. */
 int measured_training_step(const distributed_query *q, bool efficiency_given, bool microbatches_given,
                            distributed_result *r, solver_outputs *msgs, solver_error *err);

@@ -157,7 +157,7 @@ enum {
 
 static const output_desc OUTPUTS[O_N] = {
     [O_FEASIBLE] = {.name = "feasible", .kind = OUT_BOOLEAN, .unit = "",
-                    .description = "Weights + KV cache (+ draft weights) fit the decode node's memory",
+                    .description = "Weights + KV cache (+ draft weights), split over tp, fit each accelerator's memory",
                     .categorical = true},
     [O_TTFT] = {.name = "ttft", .kind = OUT_NUMBER, .unit = "ms",
                 .description = "Time to first token: prefill of the uncached tokens + dispatch per chunk (+ KV "
@@ -172,7 +172,8 @@ static const output_desc OUTPUTS[O_N] = {
     [O_TOTAL] = {.name = "total_memory", .kind = OUT_NUMBER, .unit = "B",
                  .description = "Weights + KV cache (+ draft weights)"},
     [O_MEM_UTIL] = {.name = "memory_utilization", .kind = OUT_NUMBER, .unit = "",
-                    .description = "total_memory / decode node memory"},
+                    .description = "total_memory / (tp x decode node memory): the share of each accelerator's "
+                                   "memory"},
     [O_HIT] = {.name = "prompt_cache_hit_ratio", .kind = OUT_NUMBER, .unit = "",
                .description = "cached_prefix_len / seq_len"},
     [O_CHUNKS] = {.name = "prefill_chunks", .kind = OUT_INTEGER, .unit = "",
@@ -216,16 +217,7 @@ static int run_serving(const solver_inputs *in, solver_outputs *out, solver_erro
     if (llm_require_transformer(p.model, "model", err) != 0 ||
         (p.draft && llm_require_transformer(p.draft, "draft_model", err) != 0))
         return -1;
-    serving_result r = serving_solve(&p);
-    const double tp = in_num(in, I_TP);
-    const bool measured = in->calibration == CALIBRATION_MEASURED;
-    if (tp > 1) {
-        const hw_node *dec = p.decode_hw ? p.decode_hw : p.hw;
-        r.feasible = r.total / tp <= dec->mem_capacity;
-        r.memory_utilization = r.total / tp / dec->mem_capacity;
-    }
-    if (tp > 1 || measured)
-        serving_times(&p, tp, measured, !in->v[I_EFFICIENCY].defaulted, &r, out);
+    serving_result r = serving_answer(&p, in_num(in, I_TP), in->calibration, !in->v[I_EFFICIENCY].defaulted, out);
     if (!out->quiet)
         trace_walls(out, &p, &r);
 

@@ -2,7 +2,10 @@
 # test.sh - the whole test suite, from a fresh Debian 12 machine: installs
 # what is missing, then runs every stage and prints one summary line.
 #   1. unit + API tests (Criterion; the API tests start the real daemon)
-#   2. the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   2. the same under AddressSanitizer + UndefinedBehaviorSanitizer; the calibration
+#      check (build/calibrate --check: measured mode refitted to validation/measurements,
+#      fails if a family's leave-one-source-out median error rose above the recorded one
+#      or core/calibration_fit.c / docs/validation.md are not what the data give)
 #   3. the tutorial document, run as written against the daemon; the served
 #      contract (/openapi.json) linted by Redocly CLI (tools/lint), 0 errors
 #   4. fuzzers (libFuzzer), each for a bounded time
@@ -82,7 +85,7 @@ sanitizers() {
 tutorial() {
     tests/docs/check_tutorial.sh build/mlsysd && DOC=docs/pipeline.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/where-to-train.md tests/docs/check_tutorial.sh build/mlsysd &&
-        DOC=docs/validation.md tests/docs/check_tutorial.sh build/mlsysd &&
+        DOC=docs/tutorials/first-order-against-measurements.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/training-on-a-cluster.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/sizing-an-llm-service.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/optimize.md tests/docs/check_tutorial.sh build/mlsysd
@@ -98,7 +101,10 @@ fuzz() {
 load() { tests/load/run.sh --short --binary build/mlsysd; }
 leak() { tests/leak/run.sh --binary build/mlsysd; }
 
+calibration() { build/calibrate --check --root .; }
+
 stage unit-api unit_and_api
+stage calibration calibration
 stage sanitizers sanitizers
 stage tutorial tutorial
 stage contract-lint contract_lint

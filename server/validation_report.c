@@ -272,7 +272,7 @@ void validation_report_markdown(const vset *s, const calib_table *t, const doubl
         const calib_entry *e = &t->entries[i];
         const calib_param_desc *d = &CALIB_PARAMS[e->param];
         fprintf(out, "| `%s` | %s | %s | ", d->name, d->work,
-                e->hardware ? e->hardware : d->precision ? d->precision : "every accelerator");
+                e->hardware ? e->hardware : d->precision ? d->precision : "any other accelerator");
         sig(out, strcmp(d->unit, "s") == 0 ? e->value * 1e6 : e->value);
         fprintf(out, "%s | %d | %s |\n", strcmp(d->unit, "s") == 0 ? " µs" : "", e->support, d->meaning);
     }

@@ -97,8 +97,9 @@ export function listBlock(title, items, cls) {
 /* What an answer's assumptions state beyond the trace: what the model leaves
  * out, and assumptions.error_band - how far answers of this kind land from
  * published measurements in the answer's calibration mode (GET /validation):
- * per measurement family its median and 90th-percentile error, as
- * percentages, over n measurements. A daemon that states no band in numbers
+ * per measurement family (its title; the outputs it checks) its median and
+ * 90th-percentile error, as percentages, over n measurements from so many
+ * sources. A daemon that states no band in numbers
  * gives a sentence instead; it is shown as it is. */
 function assumptionsBlock(a) {
   if (!a || typeof a !== 'object') return null;
@@ -118,12 +119,13 @@ function assumptionsBlock(a) {
   const bands = Array.isArray(band.bands) ? band.bands : [];
   if (bands.length) {
     const pct = (v) => el('td', {class: 'value', 'data-value': JSON.stringify(v ?? null), text: typeof v === 'number' ? fmtPct(v) : '—'});
+    const count = (v) => el('td', {class: 'value', 'data-value': JSON.stringify(v ?? null), text: String(v ?? '—')});
     eb.append(el('div', {class: 'scroll'}, el('table', {id: 'error-band-table'},
       el('caption', {class: 'sub', text: 'Error band by measurement family'}),
-      el('thead', {}, el('tr', {}, ...['family', 'outputs', 'median error', '90th percentile', 'n'].map((h) => el('th', {scope: 'col', text: h})))),
+      el('thead', {}, el('tr', {}, ...['measurements', 'outputs checked', 'median error', '90th percentile', 'n', 'sources'].map((h) => el('th', {scope: 'col', text: h})))),
       el('tbody', {}, ...bands.map((b) => el('tr', {'data-family': b.family},
-        el('th', {scope: 'row', text: b.family}), el('td', {text: (b.outputs || []).join(', ')}),
-        pct(b.median), pct(b.p90), el('td', {class: 'value', 'data-value': JSON.stringify(b.n ?? null), text: String(b.n ?? '—')})))))));
+        el('th', {scope: 'row', title: b.family, text: b.title || b.family}), el('td', {text: (b.outputs || []).join(', ')}),
+        pct(b.median), pct(b.p90), count(b.n), count(b.sources)))))));
   } else {
     eb.append(el('p', {id: 'error-band-none', text: 'No measurement family covers this answer: its error is not known.'}));
   }

@@ -616,6 +616,9 @@ Test(ops, metrics_names_labels_and_movement)
     size_t sweep_bytes = r.len;
     http_free(&r);
 
+    /* a request is counted after its answer is sent: wait for each series the checks read */
+    free(scrape_until(&d, "mlsysd_http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"}", 2));
+    free(scrape_until(&d, "mlsysd_http_requests_total{route=\"/solve\",method=\"other\",status=\"405\"}", 1));
     char *after = scrape_until(&d, "mlsysd_http_requests_total{route=\"/sweep\",method=\"POST\",status=\"200\"}", 1);
     check_exposition_format(after);
     cr_expect_eq(series(after, "mlsysd_http_requests_total{route=\"/solve\",method=\"POST\",status=\"200\"}"), 2);

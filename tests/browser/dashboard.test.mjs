@@ -488,7 +488,7 @@ async function posted(fn) {
   return seen;
 }
 
-/* The error band the answer panel shows: [[family, median, p90, n]] from #error-band-table. */
+/* The error band the answer panel shows: [[family, median, p90, n, sources]] from #error-band-table. */
 const shownBands = () => page.$$eval('#error-band-table tbody tr', (rs) => rs.map((r) =>
   [r.dataset.family, ...[...r.querySelectorAll('td.value')].map((c) => JSON.parse(c.dataset.value))]));
 
@@ -498,9 +498,11 @@ async function assertErrorBand(ans, what) {
   assert.equal(band.calibration, ans.calibration, `${what}: the band is the answer's mode's`);
   assert.equal(await page.$eval('#error-band', (e) => e.dataset.calibration), band.calibration);
   if (band.bands.length) {
-    assert.deepEqual(await shownBands(), band.bands.map((b) => [b.family, b.median, b.p90, b.n]), `${what}: one row per band`);
+    assert.deepEqual(await shownBands(), band.bands.map((b) => [b.family, b.median, b.p90, b.n, b.sources]), `${what}: one row per band`);
     const texts = await page.$$eval('#error-band-table tbody td.value', (c) => c.map((x) => x.textContent));
-    for (const t of texts.filter((_, i) => i % 3 < 2)) assert.match(t, /^[\d.]+ %$/, `${what}: median and p90 as percentages`);
+    for (const t of texts.filter((_, i) => i % 4 < 2)) assert.match(t, /^[\d.]+ %$/, `${what}: median and p90 as percentages`);
+    assert.deepEqual(await page.$$eval('#error-band-table tbody th', (c) => c.map((x) => x.textContent)), band.bands.map((b) => b.title),
+      `${what}: each family by its title`);
   } else {
     assert.ok(await page.$('#error-band-none'), `${what}: no band, said so`);
   }
@@ -612,7 +614,7 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
   const summary = await page.$$eval('#validation-summary tbody tr', (rs) => Object.fromEntries(rs.map((r) =>
     [r.dataset.family, [...r.querySelectorAll('td.value')].map((c) => JSON.parse(c.dataset.value))])));
   const figures = (f) => [f.n, f.sources, f.mlsysim.median, f.mlsysim.p90, f.mlsysim.within_25pct,
-    f.measured.median, f.measured.p90, f.measured.within_25pct, f.measured_loso.median, f.measured_loso.p90];
+    f.measured.median, f.measured.p90, f.measured.within_25pct, f.measured_loso.median, f.measured_loso.p90, f.measured_loso.within_25pct];
   assert.deepEqual(Object.keys(summary), [...v.families.map((f) => f.family), 'overall']);
   for (const f of v.families) assert.deepEqual(summary[f.family], figures(f), f.family);
   assert.deepEqual(summary.overall, figures(v.overall), 'overall');
@@ -651,6 +653,48 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
     for (const m of v.measurements) assert.deepEqual(predicted[m.id], m.predicted[which] ?? null, `${which}: ${m.id} in the table`);
   }
   await page.click('input[name="val-which"][value="measured"]');
+  await page.waitForFunction(() => document.getElementById('chart-validation').getAttribute('aria-label').includes('measured mode'));
+  // the plot is square, so y = x is its diagonal: a decade is as long on both axes
+  const area = await page.evaluate(() => {
+    const a = window.Chart.getChart(document.getElementById('chart-validation')).chartArea;
+    return {w: a.right - a.left, h: a.bottom - a.top};
+  });
+  assert.ok(Math.abs(area.w / area.h - 1) < 0.1, `the plot is square (${area.w} x ${area.h} px)`);
+  // the summary shows each family with its colour on the chart
+  const swatches = await page.$$eval('#validation-summary tbody tr[data-family]:not([data-family="overall"])', (rs) =>
+    rs.map((r) => [r.dataset.family, r.querySelector('svg.swatch [fill]').getAttribute('stroke')]));
+  const colourOf = Object.fromEntries((await points()).families.map(([f, c]) => [f, c.slice(0, 7)]));
+  for (const [f, c] of swatches) assert.equal(c, colourOf[f], `${f}: the summary's swatch is the chart's colour`);
+
+  // a click on a point shows it beside the chart, with its source and its request, and picks its row
+  const spot = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.getElementById('chart-validation'));
+    const all = c.data.datasets.flatMap((d, i) => (d.role ? [] : c.getDatasetMeta(i).data.map((e, j) => ({x: e.x, y: e.y, id: d.data[j].id}))));
+    const alone = all.find((p) => all.every((q) => q === p || Math.hypot(q.x - p.x, q.y - p.y) > 14));
+    const r = c.canvas.getBoundingClientRect();
+    return alone && {id: alone.id, x: r.left + alone.x, y: r.top + alone.y};
+  });
+  assert.ok(spot, 'a point no other point overlaps');
+  await page.mouse.click(spot.x, spot.y);
+  await page.waitForSelector(`#val-point[data-id="${spot.id}"]`);
+  const m0 = v.measurements.find((m) => m.id === spot.id);
+  const shown = await page.$eval('#val-point', (e) => ({source: e.querySelector('a.point-source') && e.querySelector('a.point-source').getAttribute('href'),
+    request: e.querySelector('a.point-request').getAttribute('href'), text: e.textContent}));
+  if (sourceHref(m0.source)) assert.equal(m0.source.url ? shown.source : decodeURIComponent(shown.source), sourceHref(m0.source), 'the point links to its source');
+  else assert.equal(shown.source, null);
+  assert.equal(shown.request, await page.$eval(`#validation-table tr[data-id="${spot.id}"] a.request-link`, (a) => a.getAttribute('href')),
+    'the point links to its request, as its row does');
+  assert.ok(shown.text.includes(m0.quote.slice(0, 40)), 'the point shows its quote');
+  assert.equal(await page.$eval(`#validation-table tr[data-id="${spot.id}"]`, (r) => r.classList.contains('picked')), true, 'its row is picked');
+
+  // the table shows one family's measurements when asked
+  const fam = v.families[1].family;
+  await page.select('#val-family', fam);
+  const famRows = await page.$$eval('#validation-table tbody tr', (rs) => rs.map((r) => r.dataset.family));
+  assert.deepEqual(famRows, v.measurements.filter((m) => m.family === fam).map(() => fam));
+  await page.select('#val-family', '');
+  assert.equal(await page.$$eval('#validation-table tbody tr', (rs) => rs.length), v.measurements.length);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await shot('13-validation');
 
   // each row links to its source: its url, or its file on GitHub; otherwise it names where the figure is
@@ -701,12 +745,19 @@ test('on a phone-sized screen the form and answer stay in one column', async () 
   await page.goto(base + '/', {waitUntil: 'load'});
   await page.waitForSelector('#fig-pipeline:not([hidden])');
   await shot('09-phone');
-  const overflow = await page.evaluate(() => {
+  const overflow = () => page.evaluate(() => {
     const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 &&
       !e.closest('.scroll'));
     return {px: document.documentElement.scrollWidth - window.innerWidth, wide: wide.slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className)};
   });
-  assert.ok(overflow.px <= 0, `no horizontal scroll (${overflow.px}px: ${overflow.wide.join(', ')})`);
+  const o1 = await overflow();
+  assert.ok(o1.px <= 0, `no horizontal scroll (${o1.px}px: ${o1.wide.join(', ')})`);
+  // the Validation view too: its wide tables scroll in their own boxes
+  await page.click('#tab-validation');
+  await page.waitForSelector('#validation-table tbody tr');
+  const o2 = await overflow();
+  assert.ok(o2.px <= 0, `validation view: no horizontal scroll (${o2.px}px: ${o2.wide.join(', ')})`);
+  await page.click('#tab-solve');
   await page.setViewport({width: 1280, height: 900});
 });
 

@@ -32,14 +32,14 @@
 #include "server/validation_set.h"
 
 #define MAX_ENTRIES 256
-static double HUBER_DELTA = 0.35; /* log-error beyond which the loss grows linearly */
-static double SHRINK = 0.5;       /* weight of the pull of a per-accelerator value to the common one */
+#define HUBER_DELTA 0.15 /* log-error beyond which the loss grows linearly */
+#define SHRINK 3.0       /* weight of the pull of a per-accelerator value to the common one */
 #define SWEEPS_FULL 8
 #define SWEEPS_LOSO 4
 
 static const char *const PARAM_ENUM[CP_N] = {
     "CP_GEMM_EFF", "CP_CONV_EFF", "CP_ATTN_EFF", "CP_TRAIN_EFF", "CP_MEM_EFF", "CP_ACT_PASSES_INF",
-    "CP_ACT_PASSES_TRAIN", "CP_ACT_PASSES_INF_Q", "CP_TF_ACT_PASSES", "CP_LAYER_S", "CP_LAYER_S_Q", "CP_DECODE_LAYER_S", "CP_AR_LATENCY_S", "CP_LINK_EFF", "CP_DP_EXPOSED", "CP_OVERLAP",
+    "CP_ACT_PASSES_TRAIN", "CP_ACT_PASSES_INF_Q", "CP_TF_ACT_PASSES", "CP_TF_ACT_PASSES_Q", "CP_LAYER_S", "CP_LAYER_S_Q", "CP_DECODE_LAYER_S", "CP_DECODE_SEQ_S", "CP_AR_LATENCY_S", "CP_LINK_EFF", "CP_DP_EXPOSED", "CP_OVERLAP",
     "CP_PREC_FP32", "CP_PREC_8BIT", "CP_PREC_4BIT",
 };
 
@@ -120,6 +120,7 @@ static double partial(fit_state *f, size_t e)
 static double at(fit_state *f, size_t e, double logv)
 {
     f->entries[e].value = exp(logv);
+    use_entries(f); /* a value changed: drop the cached look-ups */
     return partial(f, e);
 }
 
@@ -159,6 +160,7 @@ static void optimise_entry(fit_state *f, size_t e)
     }
     double x = fc < fd ? c : dd, v = fmin(fc, fd);
     f->entries[e].value = exp(v < best ? x : best_x);
+    use_entries(f);
 }
 
 static void fit(fit_state *f, int sweeps)
@@ -175,6 +177,7 @@ static void find_affects(fit_state *f, size_t e, const double *base)
 {
     double v = f->entries[e].value;
     f->entries[e].value = v * 1.25;
+    use_entries(f);
     int *list = malloc(f->set.n * sizeof *list);
     int n = 0;
     for (size_t i = 0; i < f->set.n; i++) {
@@ -183,6 +186,7 @@ static void find_affects(fit_state *f, size_t e, const double *base)
             list[n++] = (int)i;
     }
     f->entries[e].value = v;
+    use_entries(f);
     f->affects[e] = list;
     f->n_affects[e] = n;
     f->entries[e].support = n;
@@ -425,10 +429,6 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (getenv("CAL_DELTA"))
-        HUBER_DELTA = atof(getenv("CAL_DELTA"));
-    if (getenv("CAL_SHRINK"))
-        SHRINK = atof(getenv("CAL_SHRINK"));
     char dirbuf[1024];
     if (!dir) {
         snprintf(dirbuf, sizeof dirbuf, "%s/validation/measurements", root);
@@ -514,7 +514,7 @@ int main(int argc, char **argv)
     if (check) {
         const calib_table *rec = &CALIBRATION_FITTED;
         for (int fam = 0; fam < CF_N; fam++)
-            if (f.table.families[fam].loso.median > rec->families[fam].loso.median * (1 + 1e-9) + 1e-12) {
+            if (f.table.families[fam].loso.median > rec->families[fam].loso.median * (1 + 1e-6) + 1e-9) {
                 fprintf(stderr, "calibrate: %s: leave-one-source-out median %.4f is above the recorded %.4f\n",
                         CALIB_FAMILY_NAMES[fam], f.table.families[fam].loso.median, rec->families[fam].loso.median);
                 rc = 1;
@@ -544,6 +544,7 @@ int main(int argc, char **argv)
     vset_free(&f.set);
     catalog_free(cat);
     if (check)
-        printf(rc ? "calibrate --check: FAILED\n" : "calibrate --check: the fit, its error and the committed files agree\n");
+        printf(rc ? "calibrate --check: FAILED (see above)\n"
+                  : "calibrate --check: the fit, its error and the committed files agree\n");
     return rc;
 }

@@ -1,0 +1,350 @@
+/* test_measured.c - measured mode's physics (core/measured.c) and the look-up
+ * of its fitted parameters (core/calibration.c), called directly with a
+ * hand-made table installed by calibration_use(), on made-up records with
+ * round numbers (solver_fixture.h). The API tests (tests/api/test_measured.c)
+ * check the same mode through the daemon with the fitted table.
+ *
+ * Each test installs its table and runs in its own process (Criterion's
+ * default), so the table never leaks into another test. */
+#include <criterion/criterion.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/calibration.h"
+#include "core/fleet.h"
+#include "core/model.h"
+#include "core/precision.h"
+#include "core/solver.h"
+#include "solver_fixture.h"
+
+/* ---- a hand-made table ------------------------------------------------------------ */
+
+static const calib_entry TOY_ENTRIES[] = {
+    {CP_GEMM_EFF, NULL, 0.5, 1},       {CP_CONV_EFF, NULL, 0.5, 1},         {CP_ATTN_EFF, NULL, 0.25, 1},
+    {CP_TRAIN_EFF, NULL, 0.4, 1},      {CP_MEM_EFF, NULL, 0.8, 1},          {CP_ACT_PASSES_INF, NULL, 2.0, 1},
+    {CP_ACT_PASSES_TRAIN, NULL, 6.0, 1}, {CP_ACT_PASSES_INF_Q, NULL, 1.0, 1}, {CP_TF_ACT_PASSES, NULL, 1.0, 1},
+    {CP_LAYER_S, NULL, 10e-6, 1},      {CP_LAYER_S_Q, NULL, 5e-6, 1},       {CP_DECODE_LAYER_S, NULL, 10e-6, 1},
+    {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
+    {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
+    {CP_PREC_4BIT, NULL, 0.5, 1},
+    /* per accelerator: only ToyB's memory runs at half the common efficiency */
+    {CP_MEM_EFF, "ToyB", 0.4, 1},
+};
+
+static const calib_table TOY = {.entries = TOY_ENTRIES, .n_entries = sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0]};
+
+/* ---- made-up records ------------------------------------------------------------------ */
+
+/* 100 TFLOP/s (no precision table: every precision computes at it), 1 PB of
+ * memory (nothing hits the memory wall) at 1 TB/s, 10 us dispatch, NVLink
+ * 450 GB/s with 1 us latency. */
+static hw_node toy_gpu(const char *key)
+{
+    hw_node h;
+    memset(&h, 0, sizeof h);
+    snprintf(h.key, sizeof h.key, "%s", key);
+    snprintf(h.name, sizeof h.name, "%s", key);
+    h.peak_flops = 100e12;
+    h.mem_capacity = 1e15;
+    h.mem_capacity_unit = 1e9;
+    h.mem_bandwidth = 1e12;
+    h.sram_capacity = h.sram_bandwidth = h.flash_capacity = h.flash_bandwidth = NAN;
+    h.storage_capacity = h.storage_bandwidth = h.interconnect_bw = NAN;
+    h.has_nvlink = true;
+    h.nvlink_bw = 450e9;
+    h.nvlink_latency = 1e-6;
+    h.tdp = 500;
+    h.unit_cost = NAN;
+    h.dispatch_tax = 10e-6;
+    return h;
+}
+
+/* A CNN of 1e7 parameters, 1e10 FLOPs and 1e7 activation elements per
+ * sample, in 10 layers (each counted from its shapes, as measured mode reads it). */
+static model_t toy_cnn(void)
+{
+    model_t m = mk_model(WL_CNN, 1e7, 1e10, 10);
+    m.architecture_flops = 1e10;
+    m.activation_elements = 1e7;
+    m.architecture_layers = 10;
+    return m;
+}
+
+/* A 1B-parameter LLM (2 GFLOP per token): 10 layers, hidden 1024, 8 heads of
+ * 128, 2 KV heads. */
+static model_t toy_llm(void)
+{
+    model_t m = mk_model(WL_TRANSFORMER, 1e9, 2e9, 0);
+    m.layers = 10;
+    m.hidden_dim = 1024;
+    m.heads = 8;
+    m.kv_heads = 2;
+    return m;
+}
+
+/* `count` nodes of 8 toy GPUs at 100 GB/s inside the node, on a 10 GB/s fabric
+ * with 10 us per hop. */
+static fleet_t toy_fleet(int count)
+{
+    fleet_t f;
+    memset(&f, 0, sizeof f);
+    snprintf(f.name, sizeof f.name, "ToyFleet");
+    f.node.accelerator = toy_gpu("ToyA");
+    f.node.accelerators_per_node = 8;
+    f.node.intra_node_bw = 1e11;
+    f.node.nics_per_node = 1;
+    f.node.psus_per_node = 2;
+    f.count = count;
+    snprintf(f.fabric.name, sizeof f.fabric.name, "ToyFabric");
+    f.fabric.bandwidth = 1e10;
+    f.fabric.latency = 1e-5;
+    f.fabric.oversubscription_ratio = 1.0;
+    f.mtbf_hours = NAN;
+    return f;
+}
+
+static hw_node GPU_A, GPU_B;
+static model_t CNN, LLM;
+static fleet_t FLEET;
+
+static void records(void)
+{
+    GPU_A = toy_gpu("ToyA");
+    GPU_B = toy_gpu("ToyB");
+    CNN = toy_cnn();
+    LLM = toy_llm();
+    FLEET = toy_fleet(2);
+    calibration_use(&TOY);
+}
+
+static void restore(void) { calibration_use(NULL); }
+
+TestSuite(measured, .init = records, .fini = restore);
+
+/* ---- calib_value ------------------------------------------------------------------------ */
+
+Test(measured, calib_value_falls_back_from_hardware_to_common_to_start)
+{
+    /* keyed by ToyB; ToyA and no accelerator take the common value */
+    cr_expect_eq(calib_value(CP_MEM_EFF, &GPU_B), 0.4);
+    cr_expect_eq(calib_value(CP_MEM_EFF, &GPU_A), 0.8);
+    cr_expect_eq(calib_value(CP_MEM_EFF, NULL), 0.8);
+    /* a table with only a keyed entry: everyone else starts from the descriptor */
+    static const calib_entry ONLY_B[] = {{CP_CONV_EFF, "ToyB", 0.7, 1}};
+    static const calib_table T = {.entries = ONLY_B, .n_entries = 1};
+    calibration_use(&T);
+    cr_expect_eq(calibration_table(), &T);
+    cr_expect_eq(calib_value(CP_CONV_EFF, &GPU_B), 0.7);
+    cr_expect_eq(calib_value(CP_CONV_EFF, &GPU_A), CALIB_PARAMS[CP_CONV_EFF].start);
+    cr_expect_eq(calib_value(CP_CONV_EFF, NULL), CALIB_PARAMS[CP_CONV_EFF].start);
+    cr_expect_eq(calib_value(CP_MEM_EFF, &GPU_B), CALIB_PARAMS[CP_MEM_EFF].start);
+    /* an empty table: every parameter at its start value */
+    static const calib_table EMPTY = {.entries = NULL, .n_entries = 0};
+    calibration_use(&EMPTY);
+    for (int p = 0; p < CP_N; p++)
+        cr_expect_eq(calib_value((calib_param)p, &GPU_A), CALIB_PARAMS[p].start, "%s", CALIB_PARAMS[p].name);
+    /* NULL restores the fitted table */
+    calibration_use(NULL);
+    cr_expect_eq(calibration_table(), &CALIBRATION_FITTED);
+}
+
+Test(measured, precision_factor_by_class)
+{
+    cr_expect_eq(calib_precision_factor(precision_find("fp16")), 1.0);
+    cr_expect_eq(calib_precision_factor(precision_find("bf16")), 1.0);
+    cr_expect_eq(calib_precision_factor(precision_find("fp8")), 0.75);
+    cr_expect_eq(calib_precision_factor(precision_find("int8")), 0.75);
+    cr_expect_eq(calib_precision_factor(precision_find("int4")), 0.5);
+    cr_expect_eq(calib_precision_factor(precision_find("fp32")), 1.0);
+}
+
+Test(measured, the_descriptors_start_within_their_bounds)
+{
+    for (int p = 0; p < CP_N; p++) {
+        const calib_param_desc *d = &CALIB_PARAMS[p];
+        cr_expect(d->lo <= d->start && d->start <= d->hi, "%s: start %g outside [%g, %g]", d->name, d->start, d->lo,
+                  d->hi);
+        cr_expect(d->name && d->work && d->unit && d->meaning && *d->meaning, "parameter %d", p);
+    }
+}
+
+/* ---- single_node ------------------------------------------------------------------------ */
+
+static double cnn_latency(double batch, calibration_mode mode)
+{
+    use_solver("single_node");
+    IN.calibration = mode;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_A);
+    set_num("batch_size", batch);
+    set_enum("precision", "fp16");
+    solve_ok();
+    return num("latency");
+}
+
+/* Every term is linear in the batch (compute, activation traffic) or fixed
+ * (weights, launches, dispatch), and compute stays the larger one: the
+ * latency is an affine function of the batch, by hand:
+ *   compute     1e10 x B / (1e14 x 0.5)              = 2e-4 B s
+ *   activations B x 1e7 x 2 B x 2 passes / (1e12 x 0.8) = 5e-5 B s
+ *   weights     1e7 x 2 B / 8e11                       = 2.5e-5 s
+ *   hidden      0.5 x min(compute, memory)            = 0.5 x (5e-5 B + 2.5e-5)
+ *   launches    10 kernels x 10 us = 1e-4 s; dispatch 1e-5 s */
+Test(measured, single_node_cnn_latency_is_linear_in_batch)
+{
+    double b[] = {1024, 2048, 4096};
+    double l[3];
+    for (int i = 0; i < 3; i++) {
+        l[i] = cnn_latency(b[i], CALIBRATION_MEASURED);
+        double want_s = 2e-4 * b[i] + 0.5 * (5e-5 * b[i] + 2.5e-5) + 1e-4 + 1e-5;
+        cr_expect(fabs(l[i] - want_s * 1e3) <= 1e-9 * want_s * 1e3, "batch %g: %.17g ms, by hand %.17g", b[i], l[i],
+                  want_s * 1e3);
+    }
+    cr_expect(fabs((l[2] - l[1]) - 2 * (l[1] - l[0])) <= 1e-9 * l[2], "slopes %.17g and %.17g", l[2] - l[1],
+              (l[1] - l[0]));
+    /* the fixed costs matter at batch 1 only: there the latency is far above batch x slope */
+    double slope = (l[1] - l[0]) / 1024;
+    cr_expect_gt(cnn_latency(1, CALIBRATION_MEASURED), 1.5 * slope);
+}
+
+Test(measured, single_node_reads_the_table_and_keeps_a_given_efficiency)
+{
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_A);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp16");
+    solve_ok();
+    double fitted = num("latency_compute");
+    expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.5) * 1e3);
+    /* a given efficiency wins over the table */
+    set_num("efficiency", 0.25);
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.25) * 1e3);
+    cr_expect_gt(num("latency_compute"), fitted);
+    /* the table read is the accelerator's: ToyB's memory is half as fast */
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_B);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp16");
+    solve_ok();
+    /* activations 1000 x 4e7 B / 4e11 + weights 2e7 / 4e11 */
+    expect_num("latency_memory", (1000 * 4e7 / 4e11 + 2e7 / 4e11) * 1e3);
+}
+
+Test(measured, mlsysim_mode_reads_no_table)
+{
+    double a = cnn_latency(256, CALIBRATION_MLSYSIM);
+    static const calib_entry SLOW[] = {{CP_CONV_EFF, NULL, 0.05, 1}, {CP_MEM_EFF, NULL, 0.1, 1}};
+    static const calib_table T = {.entries = SLOW, .n_entries = 2};
+    calibration_use(&T);
+    cr_expect_eq(cnn_latency(256, CALIBRATION_MLSYSIM), a);
+    double fast = cnn_latency(256, CALIBRATION_MEASURED);
+    calibration_use(&TOY);
+    cr_expect_gt(fast, cnn_latency(256, CALIBRATION_MEASURED), "a slower table gives a slower answer");
+}
+
+/* ---- serving ------------------------------------------------------------------------------ */
+
+static void serve(calibration_mode mode, int tp)
+{
+    use_solver("serving");
+    IN.calibration = mode;
+    set_model("model", &LLM);
+    set_hw("hardware", &GPU_A);
+    set_num("seq_len", 1024);
+    set_num("batch_size", 1);
+    set_enum("precision", "fp16");
+    set_num("tp", tp);
+    solve_ok();
+}
+
+Test(measured, serving_itl_falls_with_tp)
+{
+    calibration_mode modes[] = {CALIBRATION_MLSYSIM, CALIBRATION_MEASURED};
+    for (int m = 0; m < 2; m++) {
+        serve(modes[m], 1);
+        double itl1 = num("itl"), ttft1 = num("ttft"), util1 = num("memory_utilization");
+        serve(modes[m], 2);
+        double itl2 = num("itl"), ttft2 = num("ttft");
+        cr_expect_lt(itl2, itl1, "mode %d: itl %.17g at tp 2, %.17g at tp 1", m, itl2, itl1);
+        cr_expect_gt(itl2, itl1 / 2, "mode %d: the all-reduces and the fixed costs do not split", m);
+        cr_expect_lt(ttft2, ttft1, "mode %d", m);
+        expect_num("memory_utilization", util1 / 2);
+        serve(modes[m], 4);
+        cr_expect_lt(num("itl"), itl2, "mode %d: tp 4 below tp 2", m);
+    }
+}
+
+/* Decode at batch 1 is memory-bound: the weights and the KV cache at the
+ * achieved bandwidth, plus the fixed cost per layer (by hand, tp 1):
+ *   weights 1e9 x 2 B = 2e9 B; KV cache 2 x 10 layers x 2 heads x 128 x 1024 x 2 B = 10485760 B
+ *   (2e9 + 10485760) / (1e12 x 0.8) + 10 x 10 us */
+Test(measured, serving_decode_by_hand)
+{
+    serve(CALIBRATION_MEASURED, 1);
+    double kv = 2.0 * 10 * 2 * 128 * 1024 * 2;
+    expect_num("kv_cache", kv);
+    expect_num("itl", ((2e9 + kv) / 8e11 + 10 * 10e-6) * 1e3);
+}
+
+/* ---- distributed ---------------------------------------------------------------------------- */
+
+static void train(int microbatches)
+{
+    use_solver("distributed");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &LLM);
+    set_ref("fleet", REC_CLUSTER, &FLEET);
+    set_num("tp_size", 2);
+    set_num("pp_size", 4);
+    set_num("batch_size", 64);
+    set_num("seq_len", 1024);
+    set_enum("step_model", "sharded");
+    if (microbatches > 0)
+        set_num("microbatch_count", microbatches);
+    solve_ok();
+}
+
+Test(measured, distributed_step_falls_as_microbatches_rise_with_pp)
+{
+    double prev = INFINITY, prev_bubble = INFINITY;
+    int counts[] = {1, 2, 4, 8, 16};
+    for (int i = 0; i < 5; i++) {
+        train(counts[i]);
+        double step = num("step_latency_total"), bubble = num("pipeline_bubble_latency");
+        cr_expect_lt(step, prev, "microbatch_count %d: step %.17g ms", counts[i], step);
+        cr_expect_lt(bubble, prev_bubble, "microbatch_count %d: bubble %.17g ms", counts[i], bubble);
+        /* 1F1B: (pp - 1) / micro-batches of the compute, as a share of the step's compute + bubble */
+        double b = 3.0 / counts[i];
+        expect_num("bubble_fraction", b / (1 + b));
+        prev = step;
+        prev_bubble = bubble;
+    }
+    /* not given: one micro-batch per sequence of the replica (64 / dp 2 = 32) */
+    train(0);
+    expect_num("bubble_fraction", (3.0 / 32) / (1 + 3.0 / 32));
+}
+
+Test(measured, distributed_reads_the_fitted_training_efficiency)
+{
+    train(8);
+    double step = num("step_latency_total"), node = num("node_latency");
+    /* the same table with twice the training efficiency */
+    calib_entry entries[sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0]];
+    memcpy(entries, TOY_ENTRIES, sizeof TOY_ENTRIES);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+        if (entries[i].param == CP_TRAIN_EFF)
+            entries[i].value = 0.8;
+    calib_table t = {.entries = entries, .n_entries = sizeof entries / sizeof entries[0]};
+    calibration_use(&t);
+    train(8);
+    cr_expect_lt(num("node_latency"), node, "twice the efficiency: a shorter compute");
+    cr_expect_lt(num("step_latency_total"), step);
+    calibration_use(&TOY);
+}
