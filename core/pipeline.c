@@ -481,7 +481,7 @@ const solver_desc SOLVER_PIPELINE = {
     .monotone = MONOTONE,
     .run = run_pipeline,
     .example_json = "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":512,"
-                    "\"sample_size_bytes\":\"500 KB\",\"cpu_workers\":16,\"is_training\":false}",
+                    "\"sample_size_bytes\":\"500 KB\",\"cpu_workers\":8,\"is_training\":false}",
 };
 
 /* Runs before main(): fills the input table from the shared roofline rows. */

@@ -3,7 +3,9 @@
  *
  * The source is each solver's GET /solvers description (solver_describe), so
  * the contract and /solvers cannot disagree: units, defaults and bounds come
- * already in the declared unit of each input. */
+ * already in the declared unit of each input, and each <solver>_inputs
+ * schema's examples are the descriptor's worked example (example_json). No
+ * solver is named here. */
 #include "server/contract.h"
 
 #include <ctype.h>
@@ -176,6 +178,10 @@ static json_t *inputs_schema(const json_t *s)
         json_object_set_new(o, "x-constraints", rules);
     else
         json_decref(rules);
+    /* the descriptor's worked example (GET /solvers/{name} "example") */
+    const json_t *ex = json_object_get(s, "example");
+    if (ex)
+        json_object_set_new(o, "examples", json_pack("[O]", ex));
     return o;
 }
 

@@ -34,7 +34,8 @@ int front_find_solver(const char *name, solver_request *r, api_error *err);
 int front_read_body(const app *a, const json_t *body, solver_request *r, api_error *err);
 
 /* The envelope of a GET: the solver named in the path, ?catalog= and
- * ?calibration=. The inputs are the other query arguments (front_inputs_query). */
+ * ?calibration=. The inputs are the other query arguments (front_inputs_query;
+ * a GET sweep reads them with its axes, sweep_query.c). */
 int front_read_query(const app *a, const char *solver, const app_request *req, solver_request *r, api_error *err);
 
 /* The envelope's inputs parsed into `in` (defaults filled), bound-checked

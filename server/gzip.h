@@ -1,7 +1,7 @@
 /* gzip.h - Content-Encoding: gzip with zlib (RFC 9110 §8.4.1.3, RFC 1952):
  * whether a request's Accept-Encoding allows it, a whole body compressed at
- * once (prebuilt.c at start-up, http.c for other whole answers), and a stream
- * compressed as it is read (http.c, for sweeps). */
+ * once (prebuilt.c at start-up, http_encode.c for other whole answers), and a
+ * stream compressed as it is read (http_stream.c, for sweeps). */
 #ifndef MLSYSD_GZIP_H
 #define MLSYSD_GZIP_H
 

@@ -1,8 +1,9 @@
 /* http.c - libmicrohttpd glue (contract in http.h): requests taken apart for
- * app_handle, answers queued with their headers (validators, encoding, CORS,
- * request id), limits (body size, request target, read deadline), access log
- * lines and metrics. The logger, request ids and CORS are in log.c,
- * request_id.c and cors.c. */
+ * app_handle, answers queued with their headers (CORS, request id, caching),
+ * limits (body size, request target), access log lines and metrics. The
+ * logger, request ids and CORS are in log.c, request_id.c and cors.c; the
+ * gzip adapter (validators and encoding) in http_encode.c, the stream adapter
+ * in http_stream.c and the read deadline's watchdog in read_deadline.c. */
 #include "server/http.h"
 
 #include <arpa/inet.h>
@@ -12,7 +13,6 @@
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,26 +22,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "server/conditional.h"
 #include "server/cors.h"
-#include "server/gzip.h"
+#include "server/http_encode.h"
+#include "server/http_stream.h"
 #include "server/jsonw.h"
 #include "server/metrics.h"
+#include "server/read_deadline.h"
 #include "server/reply.h"
 #include "server/request_id.h"
-
-/* Read deadline. libmicrohttpd's connection timeout is an idle timeout: a
- * client that trickles one byte per second keeps a connection (and a slot of
- * --max-connections) forever. So every connection is tracked from accept (or
- * from the end of its previous request) until its current request has fully
- * arrived; a watchdog thread shuts down the socket of one that takes longer
- * than --read-timeout, and libmicrohttpd then closes it as a client error. */
-typedef struct conn_track {
-    MHD_socket fd;
-    struct timespec armed;
-    bool reading;
-    struct conn_track *prev, *next;
-} conn_track;
 
 #define DISCARD_MAX (64ULL << 20) /* bytes of an oversize body read and dropped before the 413 */
 /* The longest request target (path + query) answered; longer is a 414
@@ -55,11 +43,10 @@ struct server {
     struct MHD_Daemon *d;
     app *a;
     const config *cfg;
-    pthread_mutex_t conns_lock;
-    conn_track *conns;
-    pthread_t watchdog;
-    bool watchdog_running;
-    atomic_bool stopping;
+    read_deadline *deadline;
+    /* trim_idle_memory's state (the watchdog's thread only) */
+    bool busy;
+    struct timespec trimmed;
 };
 
 typedef struct {
@@ -76,12 +63,6 @@ typedef struct {
     bool started;      /* the handler has seen this request (headers parsed) */
     size_t uri_len;    /* the request target as received */
 } request_ctx;
-
-typedef struct {
-    body_stream s;
-    gzip_stream *gz; /* non-NULL: the stream is sent gzip-encoded */
-    request_ctx *ctx;
-} stream_wrap;
 
 static double since(const struct timespec *t0)
 {
@@ -108,84 +89,19 @@ static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_C
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
-static ssize_t stream_reader(void *cls, uint64_t pos, char *buf, size_t max)
-{
-    (void)pos;
-    stream_wrap *w = cls;
-    size_t n = w->gz ? gzip_stream_read(w->gz, buf, max) : w->s.read(w->s.ctx, buf, max);
-    if (n == STREAM_FAILED || n == GZIP_STREAM_FAILED)
-        return MHD_CONTENT_READER_END_WITH_ERROR; /* no final chunk: the client sees a broken transfer */
-    if (n == 0)
-        return MHD_CONTENT_READER_END_OF_STREAM;
-    if (w->ctx)
-        w->ctx->bytes += n;
-    return (ssize_t)n;
-}
-
-static void stream_free(void *cls)
-{
-    stream_wrap *w = cls;
-    gzip_stream_free(w->gz);
-    if (w->s.free)
-        w->s.free(w->s.ctx);
-    free(w);
-}
-
 static bool has_flag(const route *rt, unsigned flag) { return rt && (rt->flags & flag); }
-
-/* Validators and encoding of a 200 of an encodable route that its handler left
- * plain (prebuilt.c sends its answers encoded and validated already): the ETag
- * of the body and a 304 for a static answer, then gzip when the client accepts
- * it, for a whole body (at least GZIP_MIN bytes) or the stream. */
-#define GZIP_MIN 1024
-static void encode(struct MHD_Connection *c, app_response *resp)
-{
-    if (resp->status != 200 || !has_flag(resp->route, ROUTE_GZIP) || resp->content_encoding)
-        return;
-    if (!resp->stream.ctx && has_flag(resp->route, ROUTE_CACHEABLE) && !resp->etag[0] &&
-        conditional_apply(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH), resp, NULL))
-        return;
-    if (!gzip_compressible(resp->content_type) ||
-        !gzip_accepted(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)))
-        return;
-    if (resp->stream.ctx) {
-        resp->content_encoding = "gzip"; /* queue wraps the stream */
-        return;
-    }
-    if (resp->body.len < GZIP_MIN)
-        return;
-    size_t len;
-    char *gz = gzip_buffer(resp->body.data, resp->body.len, GZIP_PER_REQUEST, &len);
-    if (!gz)
-        return; /* out of memory: the plain body still answers */
-    sb_reset(&resp->body);
-    sb_append(&resp->body, gz, len);
-    free(gz);
-    resp->content_encoding = "gzip";
-    if (resp->etag[0])
-        etag_gzip(resp->etag, resp->etag);
-}
 
 static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx *ctx, app_response *resp)
 {
     struct MHD_Response *r;
-    encode(c, resp);
+    http_encode(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+                MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING), resp);
     if (resp->stream.ctx) {
-        stream_wrap *w = calloc(1, sizeof *w);
-        if (!w)
+        body_stream s = resp->stream;
+        resp->stream = (body_stream){0}; /* the response owns it now */
+        r = http_stream_response(s, resp->content_encoding != NULL, &ctx->bytes);
+        if (!r)
             return MHD_NO;
-        w->s = resp->stream;
-        w->ctx = ctx;
-        resp->stream = (body_stream){0};
-        if (resp->content_encoding && !(w->gz = gzip_stream_new(w->s.read, w->s.ctx))) {
-            stream_free(w);
-            return MHD_NO;
-        }
-        r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, w, stream_free);
-        if (!r) {
-            stream_free(w);
-            return MHD_NO;
-        }
     } else {
         size_t len;
         char *data = sb_detach(&resp->body, &len);
@@ -321,103 +237,25 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     return ctx;
 }
 
-/* --- read deadline (see conn_track) ------------------------------------------------- */
-
-static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
-                          enum MHD_ConnectionNotificationCode toe)
+/* Once a burst of requests is over (nothing in flight), give the memory it
+ * freed back to the system, at most once a second: glibc keeps each thread
+ * arena's high-water mark mapped, so RSS would otherwise stay at the largest
+ * burst seen (tens of MB of stream buffers) and tell nothing about real use or
+ * leaks. Runs on the read deadline's watchdog thread, at each of its ticks. */
+static void trim_idle_memory(void *arg)
 {
-    server *srv = cls;
-    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-        conn_track *t = ci ? calloc(1, sizeof *t) : NULL;
-        if (!t)
-            return;
-        t->fd = ci->connect_fd;
-        clock_gettime(CLOCK_MONOTONIC, &t->armed);
-        t->reading = true;
-        pthread_mutex_lock(&srv->conns_lock);
-        t->next = srv->conns;
-        if (srv->conns)
-            srv->conns->prev = t;
-        srv->conns = t;
-        pthread_mutex_unlock(&srv->conns_lock);
-        *socket_context = t;
-    } else if (toe == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
-        /* Called before libmicrohttpd closes the socket: once unlinked under
-         * the lock, the watchdog can no longer touch this fd. */
-        conn_track *t = *socket_context;
-        pthread_mutex_lock(&srv->conns_lock);
-        if (t->prev)
-            t->prev->next = t->next;
-        else
-            srv->conns = t->next;
-        if (t->next)
-            t->next->prev = t->prev;
-        pthread_mutex_unlock(&srv->conns_lock);
-        free(t);
-        *socket_context = NULL;
-    }
-}
-
-/* reading = true: (re)start the clock (the previous request is done);
- * false: the current request has fully arrived. */
-static void track_reading(server *srv, struct MHD_Connection *c, bool reading)
-{
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    conn_track *t = ci ? ci->socket_context : NULL;
-    if (!t)
-        return;
-    pthread_mutex_lock(&srv->conns_lock);
-    t->reading = reading;
-    if (reading)
-        clock_gettime(CLOCK_MONOTONIC, &t->armed);
-    pthread_mutex_unlock(&srv->conns_lock);
-}
-
-static void *watchdog_main(void *arg)
-{
-    server *srv = arg;
-    double limit = srv->cfg->read_timeout;
-    struct timespec tick = {.tv_sec = 0, .tv_nsec = limit < 2 ? 50000000L : 250000000L};
-    bool busy = false;
-    struct timespec trimmed;
-    clock_gettime(CLOCK_MONOTONIC, &trimmed);
-    while (!atomic_load(&srv->stopping)) {
-        nanosleep(&tick, NULL);
 #ifdef __GLIBC__
-        /* Once a burst of requests is over (nothing in flight), give the
-         * memory it freed back to the system, at most once a second: glibc
-         * keeps each thread arena's high-water mark mapped, so RSS would
-         * otherwise stay at the largest burst seen (tens of MB of stream
-         * buffers) and tell nothing about real use or leaks. */
-        if (metrics_inflight_now() > 0) {
-            busy = true;
-        } else if (busy && since(&trimmed) >= 1.0) {
-            busy = false;
-            malloc_trim(0);
-            clock_gettime(CLOCK_MONOTONIC, &trimmed);
-        }
-#else
-        (void)busy;
-        (void)trimmed;
-#endif
-        int cut = 0;
-        pthread_mutex_lock(&srv->conns_lock);
-        for (conn_track *t = srv->conns; t; t = t->next) {
-            if (t->reading && since(&t->armed) > limit) {
-                shutdown(t->fd, SHUT_RDWR);
-                t->reading = false;
-                cut++;
-            }
-        }
-        pthread_mutex_unlock(&srv->conns_lock);
-        if (cut) {
-            char extra[96];
-            snprintf(extra, sizeof extra, "\"connections\":%d,\"read_timeout_s\":%g", cut, limit);
-            log_line(LOG_WARN, "read deadline passed: connection closed", extra);
-        }
+    server *srv = arg;
+    if (metrics_inflight_now() > 0) {
+        srv->busy = true;
+    } else if (srv->busy && since(&srv->trimmed) >= 1.0) {
+        srv->busy = false;
+        malloc_trim(0);
+        clock_gettime(CLOCK_MONOTONIC, &srv->trimmed);
     }
-    return NULL;
+#else
+    (void)arg;
+#endif
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -473,7 +311,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         *upload_size = 0;
         return MHD_YES;
     }
-    track_reading(srv, c, false); /* the whole request is in: the read deadline is met */
+    read_deadline_reading(srv->deadline, c, false); /* the whole request is in: the read deadline is met */
     if (ctx->queued)
         return MHD_YES;
     if (ctx->too_large || ctx->body.oom) {
@@ -504,8 +342,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-    if (cls && c)
-        track_reading(cls, c, true); /* a keep-alive connection now waits for its next request */
+    server *srv = cls;
+    if (srv && c)
+        read_deadline_reading(srv->deadline, c, true); /* a keep-alive connection now waits for its next request */
     request_ctx *ctx = *con_cls;
     if (!ctx)
         return;
@@ -563,10 +402,19 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         return -1;
     }
     server *s = calloc(1, sizeof *s);
+    if (!s) {
+        freeaddrinfo(ai);
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
     s->a = a;
     s->cfg = cfg;
-    pthread_mutex_init(&s->conns_lock, NULL);
-    atomic_store(&s->stopping, false);
+    clock_gettime(CLOCK_MONOTONIC, &s->trimmed);
+    if (!(s->deadline = read_deadline_start(cfg->read_timeout, trim_idle_memory, s, msg, msglen))) {
+        freeaddrinfo(ai);
+        free(s);
+        return -1;
+    }
     /* A pool of internal threads on epoll (docs/BENCHMARKS.md, "Threading"). With one thread
      * (--threads 1, the default on one CPU) libmicrohttpd 0.9.75's epoll loop stalls at 256
      * open connections (a few hundred requests/s; reproduced without mlsysd), poll does not. */
@@ -580,22 +428,14 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)CONNECTION_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, completed,
-        s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
+        s, MHD_OPTION_NOTIFY_CONNECTION, read_deadline_connection, s->deadline, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!s->d) {
         snprintf(msg, msglen, "cannot listen on %s:%d (address in use, or not allowed)", cfg->host, cfg->port);
-        pthread_mutex_destroy(&s->conns_lock);
+        read_deadline_stop(s->deadline);
         free(s);
         return -1;
     }
-    if (pthread_create(&s->watchdog, NULL, watchdog_main, s) != 0) {
-        snprintf(msg, msglen, "cannot start the read-deadline thread");
-        MHD_stop_daemon(s->d);
-        pthread_mutex_destroy(&s->conns_lock);
-        free(s);
-        return -1;
-    }
-    s->watchdog_running = true;
     *out = s;
     return 0;
 }
@@ -615,10 +455,7 @@ void server_quiesce(server *s)
 
 void server_stop(server *s)
 {
-    atomic_store(&s->stopping, true);
-    if (s->watchdog_running)
-        pthread_join(s->watchdog, NULL);
-    MHD_stop_daemon(s->d);
-    pthread_mutex_destroy(&s->conns_lock);
+    MHD_stop_daemon(s->d); /* closes every connection: none is tracked after it */
+    read_deadline_stop(s->deadline);
     free(s);
 }

@@ -58,9 +58,4 @@ int inputs_parse_given(const solver_desc *s, const json_t *const *json, const ch
  * (after axes were applied, in sweeps). */
 int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err);
 
-/* Convert a query-string value into the JSON value its descriptor expects
- * ("256" -> 256 for integers, "true" -> true, "500 KB" stays a string).
- * Returns a new reference. */
-json_t *input_from_text(const input_desc *d, const char *text);
-
 #endif

@@ -1,6 +1,5 @@
-/* query.c - query string arguments: lookup, parsing them straight into a
- * solver's input values (GET /solve), and mapping them to an "inputs" object
- * (GET /sweep, whose axes are read as a body). */
+/* query.c - query string arguments: lookup, and parsing them straight into a
+ * solver's input values (GET /solve, and the fixed inputs of GET /sweep). */
 #include "server/query.h"
 
 #include <stdbool.h>
@@ -23,86 +22,13 @@ json_t *member_from_text(const char *v)
     return json_string(v);
 }
 
-int query_to_inputs(const solver_desc *s, const app_request *req, const char *const *reserved, json_t **out,
-                    api_error *err)
+int query_collect_inputs(const solver_desc *s, const app_request *req, const char *const *reserved,
+                         const char *text[SOLVER_MAX_INPUTS], json_t *record[SOLVER_MAX_INPUTS], api_error *err)
 {
-    if (req->query_overflow)
-        return api_fail(err, 400, "invalid-input", "", "too many query arguments (at most %d)", APP_MAX_QUERY);
-    json_t *o = json_object();
-    for (size_t i = 0; i < req->n_query; i++) {
-        const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
-        bool skip = false;
-        for (const char *const *r = reserved; *r; r++)
-            if (!strcmp(k, *r))
-                skip = true;
-        if (skip)
-            continue;
-        char name[128], field[160];
-        /* errors name it as POST /solve would: "inputs.%.140s", without snprintf per argument */
-        size_t kl = strnlen(k, 140);
-        memcpy(field, "inputs.", 7);
-        memcpy(field + 7, k, kl);
-        field[7 + kl] = '\0';
-        const char *dot = strchr(k, '.');
-        size_t n = dot ? (size_t)(dot - k) : strlen(k);
-        if (n >= sizeof name)
-            n = sizeof name - 1;
-        memcpy(name, k, n);
-        name[n] = '\0';
-        int idx = solver_input_index(s, name);
-        if (idx < 0) {
-            json_decref(o);
-            return api_fail(err, 400, "unknown-input", field,
-                            "unknown input '%.100s' for solver %s (GET /solvers/%s lists its inputs)", name, s->name,
-                            s->name);
-        }
-        const input_desc *d = &s->inputs[idx];
-        json_t *cur = json_object_get(o, name);
-        if (dot) {
-            if (d->kind != IN_REF) {
-                json_decref(o);
-                return api_fail(err, 400, "unknown-input", field,
-                                "'%.100s': only catalog record inputs (model, hardware, fleet, ...) take dotted fields",
-                                k);
-            }
-            if (!cur) {
-                cur = json_object();
-                json_object_set_new(o, name, cur);
-            } else if (json_is_string(cur)) {
-                json_t *obj = json_pack("{s:O}", "base", cur);
-                json_object_set_new(o, name, obj);
-                cur = obj;
-            }
-            if (json_object_get(cur, dot + 1)) {
-                json_decref(o);
-                return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
-            }
-            json_object_set_new(cur, dot + 1, member_from_text(v));
-        } else {
-            if (cur && json_is_object(cur) && !json_object_get(cur, "base")) {
-                json_object_set_new(cur, "base", json_string(v));
-            } else if (cur) {
-                json_decref(o);
-                return api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
-            } else {
-                json_object_set_new(o, name, input_from_text(d, v));
-            }
-        }
-    }
-    *out = o;
-    return 0;
-}
-
-int query_parse_inputs(const solver_desc *s, const app_request *req, const char *const *reserved,
-                       const catalog_edition *ed, solver_inputs *in, api_error *err)
-{
-    in->owned = NULL;
     if (req->query_overflow)
         return api_fail(err, 400, "invalid-input", "", "too many query arguments (at most %d)", APP_MAX_QUERY);
     /* Plain arguments are parsed from their text; dotted ones build an inline
      * record ({"base": id, member: value}), which the catalog resolves. */
-    const char *text[SOLVER_MAX_INPUTS] = {NULL};
-    json_t *record[SOLVER_MAX_INPUTS] = {NULL};
     int rc = 0;
     for (size_t i = 0; i < req->n_query && rc == 0; i++) {
         const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
@@ -156,6 +82,16 @@ int query_parse_inputs(const solver_desc *s, const app_request *req, const char 
             text[idx] = v;
         }
     }
+    return rc;
+}
+
+int query_parse_inputs(const solver_desc *s, const app_request *req, const char *const *reserved,
+                       const catalog_edition *ed, solver_inputs *in, api_error *err)
+{
+    in->owned = NULL;
+    const char *text[SOLVER_MAX_INPUTS] = {NULL};
+    json_t *record[SOLVER_MAX_INPUTS] = {NULL};
+    int rc = query_collect_inputs(s, req, reserved, text, record, err);
     if (rc == 0)
         rc = inputs_parse_given(s, (const json_t *const *)record, text, ed, in, err);
     for (size_t i = 0; i < SOLVER_MAX_INPUTS; i++)

@@ -164,5 +164,11 @@ json_t *solver_describe(const solver_desc *s)
         json_object_set_new(o, "table", json_pack("{s:s,s:s,s:o}", "name", s->table->name, "description",
                                                   s->table->description, "columns",
                                                   describe_outputs(s->table->columns, s->table->n_columns)));
+    /* the descriptor's worked example, an "inputs" object (core/solver.h) */
+    json_t *ex = s->example_json ? json_loads(s->example_json, 0, NULL) : NULL;
+    if (json_is_object(ex))
+        json_object_set_new(o, "example", ex);
+    else
+        json_decref(ex);
     return o;
 }

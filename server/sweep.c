@@ -15,7 +15,7 @@
  * concatenated in index order, are byte for byte the unsharded body: shard 0
  * alone carries the CSV header or the NDJSON units line, and no shard repeats
  * anything else. A JSON
- * shard is a whole document of its own rows (see write_header in sweep_format.c). The point cap
+ * shard is a whole document of its own rows (see sweep_write_header in sweep_format.c). The point cap
  * applies to one shard's points, the work of one request. `index: true` puts
  * each point's global number first in its row.
  *
@@ -37,7 +37,6 @@
 
 #include "server/body.h"
 #include "server/metrics.h"
-#include "server/query.h"
 #include "server/reply.h"
 
 void sweep_stream_free(sweep_stream *st)
@@ -48,6 +47,8 @@ void sweep_stream_free(sweep_stream *st)
         free(st->axes[a].vals);
         json_decref(st->axes[a].member_vals);
         json_decref(st->axes[a].first_obj);
+        free(st->axes[a].texts);
+        free(st->axes[a].texts_buf);
     }
     input_store_free(&st->owned);
     if (st->in)
@@ -68,10 +69,36 @@ void handle_sweep(app *a, const app_request *req, app_response *resp, const char
     sweep_start(a, req, solver_name, resp);
 }
 
+/* A body's members past the envelope: format, outputs, index, shard, then
+ * the space (axes and inputs). */
+static int read_body(sweep_stream *st, const app_request *req, const json_t *body, unsigned long long cap,
+                     api_error *err)
+{
+    const json_t *jf = json_object_get(body, "format");
+    if (jf && !json_is_string(jf))
+        return api_fail(err, 400, "invalid-input", "format", "format must be json, csv or ndjson");
+    bool ok;
+    st->fmt = sweep_format_from(json_string_value(jf), req->accept, &ok);
+    if (!ok)
+        return api_fail(err, 400, "invalid-input", "format", "format must be json, csv or ndjson, got '%.40s'",
+                        json_string_value(jf));
+    if (sweep_parse_outputs(st, json_object_get(body, "outputs"), err) != 0)
+        return -1;
+    const json_t *jx = json_object_get(body, "index");
+    if (jx && !json_is_boolean(jx))
+        return api_fail(err, 400, "invalid-input", "index",
+                        "index must be true or false (true: rows start with the point's index)");
+    st->with_index = json_is_true(jx);
+    if (sweep_parse_shard(st, json_object_get(body, "shard"), err) != 0)
+        return -1;
+    return sweep_parse_space(st, body, cap, err);
+}
+
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp)
 {
     api_error err;
     json_t *body = NULL;
+    unsigned long long cap = (unsigned long long)a->cfg->sweep_max_points;
     sweep_stream *st = calloc(1, sizeof *st);
     if (!st) {
         api_fail(&err, 503, "overloaded", "", "out of memory");
@@ -81,8 +108,8 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     sb_init(&st->buf);
     solver_request r;
     if (solver_name) {
+        /* GET /sweep/{solver}: the query, read straight into the sweep */
         st->from_query = true;
-        body = json_object();
         if (front_read_query(a, solver_name, req, &r, &err) != 0)
             goto fail;
     } else {
@@ -110,31 +137,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
     st->ed = r.ed;
     st->calibration = r.calibration;
     const solver_desc *s = st->s;
-    if (st->from_query && query_spec(s, req, body, &err) != 0)
-        goto fail;
-    const json_t *jf = json_object_get(body, "format");
-    if (jf && !json_is_string(jf)) {
-        api_fail(&err, 400, "invalid-input", "format", "format must be json, csv or ndjson");
-        goto fail;
-    }
-    bool ok;
-    st->fmt = format_from(json_string_value(jf), req->accept, &ok);
-    if (!ok) {
-        api_fail(&err, 400, "invalid-input", "format", "format must be json, csv or ndjson, got '%.40s'",
-                 json_string_value(jf));
-        goto fail;
-    }
-    if (parse_outputs(st, json_object_get(body, "outputs"), &err) != 0)
-        goto fail;
-    const json_t *jx = json_object_get(body, "index");
-    if (jx && !json_is_boolean(jx)) {
-        api_fail(&err, 400, "invalid-input", "index", "index must be true or false (true: rows start with the point's index)");
-        goto fail;
-    }
-    st->with_index = json_is_true(jx);
-    if (parse_shard(st, json_object_get(body, "shard"), &err) != 0)
-        goto fail;
-    if (parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, &err) != 0)
+    if (st->from_query ? sweep_read_query(st, req, cap, &err) != 0 : read_body(st, req, body, cap, &err) != 0)
         goto fail;
     st->in->calibration = st->calibration;
     json_decref(body);
@@ -144,7 +147,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
             if (!strcmp(s->outputs[st->out_cols[k]].name, st->axes[i].label))
                 st->qualified[k] = true;
     if (st->fmt == FMT_JSON)
-        setup_transitions(st);
+        sweep_setup_transitions(st);
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
     st->timeout = a->cfg->request_timeout;
     reply_stream(resp,
@@ -166,7 +169,7 @@ fail:
     return -1;
 }
 
-bool timed_out(sweep_stream *st)
+bool sweep_timed_out(sweep_stream *st)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -182,14 +185,14 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
         if (st->stage == 3)
             return 0;
         if (st->stage == 0) {
-            write_header(st);
+            sweep_write_header(st);
             st->stage = 1;
         } else if (st->stage == 1) {
             unsigned long long start = st->next;
             while (st->next < st->end && st->buf.len < CHUNK) {
-                write_row(st, st->next);
+                sweep_write_row(st, st->next);
                 st->next++;
-                if ((st->next & 1023) == 0 && timed_out(st)) {
+                if ((st->next & 1023) == 0 && sweep_timed_out(st)) {
                     st->timed_out = true;
                     break;
                 }
@@ -198,7 +201,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
             if (st->next >= st->end || st->timed_out)
                 st->stage = 2;
         } else {
-            write_trailer(st);
+            sweep_write_trailer(st);
             st->stage = 3;
         }
         if (st->buf.oom)

@@ -14,12 +14,12 @@
 #include "server/sweep_internal.h"
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
-void put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv)
+void sweep_put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv)
 {
     const axis *ax = &st->axes[a];
     const input_desc *d = ax->d;
     if (ax->numeric) {
-        double x = axis_num(ax, k);
+        double x = sweep_axis_num(ax, k);
         if (d->kind == IN_QUANTITY)
             units_to(x, d->unit, *d->dim, &x);
         sb_number(b, x);
@@ -97,7 +97,7 @@ static void put_output_name(sweep_stream *st, int k)
     sb_puts(&st->buf, st->s->outputs[st->out_cols[k]].name);
 }
 
-void json_output_name(sweep_stream *st, int k)
+void sweep_json_output_name(sweep_stream *st, int k)
 {
     sb_putc(&st->buf, '"');
     put_output_name(st, k);
@@ -118,7 +118,7 @@ static void csv_unit(strbuf *b, const char *unit)
     }
 }
 
-const char *axis_unit(const sweep_stream *st, int a)
+const char *sweep_axis_unit(const sweep_stream *st, int a)
 {
     const input_desc *d = st->axes[a].d;
     return d->kind == IN_QUANTITY ? d->unit : "";
@@ -133,7 +133,7 @@ static void write_units(sweep_stream *st)
     sb_puts(b, "\"units\":{");
     bool first = true;
     for (int a = 0; a < st->n_axes; a++) {
-        const char *u = axis_unit(st, a);
+        const char *u = sweep_axis_unit(st, a);
         if (!*u)
             continue;
         if (!first)
@@ -150,14 +150,14 @@ static void write_units(sweep_stream *st)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        json_output_name(st, k);
+        sweep_json_output_name(st, k);
         sb_putc(b, ':');
         sb_json_string(b, d->unit);
     }
     sb_putc(b, '}');
 }
 
-void write_header(sweep_stream *st)
+void sweep_write_header(sweep_stream *st)
 {
     strbuf *b = &st->buf;
     const solver_desc *s = st->s;
@@ -169,7 +169,7 @@ void write_header(sweep_stream *st)
             sb_puts(b, "index,");
         for (int a = 0; a < st->n_axes; a++) {
             sb_puts(b, st->axes[a].label);
-            csv_unit(b, axis_unit(st, a));
+            csv_unit(b, sweep_axis_unit(st, a));
             sb_putc(b, ',');
         }
         for (int k = 0; k < st->n_out; k++) {
@@ -217,17 +217,17 @@ void write_header(sweep_stream *st)
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
-        json_output_name(st, k);
+        sweep_json_output_name(st, k);
     }
     sb_puts(b, ",\"error\"],");
     write_units(st);
     sb_puts(b, ",\"rows\":[");
 }
 
-void write_row(sweep_stream *st, unsigned long long p)
+void sweep_write_row(sweep_stream *st, unsigned long long p)
 {
     size_t idx[MAX_AXES];
-    const char *error = eval_point(st, p, idx);
+    const char *error = sweep_eval_point(st, p, idx);
     strbuf *b = &st->buf;
     bool csv = st->fmt == FMT_CSV, nd = st->fmt == FMT_NDJSON;
     if (st->fmt == FMT_JSON)
@@ -243,12 +243,12 @@ void write_row(sweep_stream *st, unsigned long long p)
             sb_json_string(b, st->axes[a].label);
             sb_putc(b, ':');
         }
-        put_axis_value(st, b, a, idx[a], csv);
+        sweep_put_axis_value(st, b, a, idx[a], csv);
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
         if (nd) {
-            json_output_name(st, k);
+            sweep_json_output_name(st, k);
             sb_putc(b, ':');
         }
         if (!error)
@@ -269,7 +269,7 @@ void write_row(sweep_stream *st, unsigned long long p)
     }
     sb_puts(b, st->fmt == FMT_JSON ? "]" : nd ? "}\n" : "\r\n");
     if (st->window)
-        track_transitions(st, p, idx, error != NULL);
+        sweep_track_transitions(st, p, idx, error != NULL);
 }
 
 static void timeout_message(sweep_stream *st, char *msg, size_t n)
@@ -284,7 +284,7 @@ static void timeout_message(sweep_stream *st, char *msg, size_t n)
 
 /* CSV and NDJSON end with one more line when the sweep was cut off, so a
  * client that reads to the end learns the data is incomplete. */
-void write_trailer(sweep_stream *st)
+void sweep_write_trailer(sweep_stream *st)
 {
     strbuf *b = &st->buf;
     char msg[200];
@@ -308,7 +308,7 @@ void write_trailer(sweep_stream *st)
     for (size_t i = 0; i < st->n_trans; i++) {
         if (i)
             sb_putc(b, ',');
-        write_transition(st, &st->trans[i]);
+        sweep_write_transition(st, &st->trans[i]);
     }
     sb_putc(b, ']');
     if (st->trans_truncated)

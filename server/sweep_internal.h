@@ -3,8 +3,9 @@
  * Only the sweep's own files include it: sweep.c (the request to a stream),
  * sweep_request.c (reading the request and its axes), sweep_point.c (a
  * point's inputs and its solve), sweep_format.c (rows as JSON, CSV, NDJSON),
- * sweep_transitions.c (crossovers of categorical outputs) and sweep_space.c
- * (the search-space API for optimize.c). Everyone else uses sweep.h. */
+ * sweep_transitions.c (crossovers of categorical outputs), sweep_space.c
+ * (the search-space API for optimize.c) and sweep_query.c (a GET sweep's
+ * query read straight into the sweep). Everyone else uses sweep.h. */
 #ifndef MLSYSD_SWEEP_INTERNAL_H
 #define MLSYSD_SWEEP_INTERNAL_H
 
@@ -58,6 +59,11 @@ typedef struct {
     char label[96];           /* the axis's name in columns: "fleet.count" */
     json_t *member_vals;      /* the member's values as given (or computed from a range) */
     json_t *first_obj;        /* the record of value 0, for parsing the base inputs */
+    /* GET /sweep/{solver}: the listed values as query text ("32,64,128" split
+     * at its commas, in texts_buf), parsed as GET /solve parses an argument;
+     * NULL for a body's axes. */
+    char *texts_buf;
+    char **texts;
 } axis;
 
 typedef struct {
@@ -83,7 +89,7 @@ struct sweep_stream {
     int n_out;
     solver_inputs *in;
     solver_outputs *out;
-    solver_error se;                    /* the last point's error (eval_point) */
+    solver_error se;                    /* the last point's error (sweep_eval_point) */
     input_store *owned;                 /* records of axis values */
     strbuf buf;
     size_t buf_pos;
@@ -112,62 +118,92 @@ struct sweep_stream {
 
 /* An explicit format wins; otherwise the first of our types that Accept
  * lists (clients list their preference first; q-values are not weighed). */
-sweep_format format_from(const char *f, const char *accept, bool *ok);
+sweep_format sweep_format_from(const char *f, const char *accept, bool *ok);
 
-int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err);
-
-/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
- * axis; everything else goes through the same query mapping as GET /solve. */
-int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err);
+/* The projected outputs: a body's "outputs" array (NULL: every output). */
+int sweep_parse_outputs(sweep_stream *st, const json_t *outs, api_error *err);
+/* Project output `name` (a record output: its members), the pos'th one listed
+ * (for the field "outputs[pos]" of errors); NULL name: not a string. */
+int sweep_add_output(sweep_stream *st, const char *name, size_t pos, api_error *err);
 
 /* shard: {"index": 3, "count": 16}, or "3/16" (the query's form, which the CLI's --shard passes on). */
-int parse_shard(sweep_stream *st, const json_t *j, api_error *err);
+int sweep_parse_shard(sweep_stream *st, const json_t *j, api_error *err);
+/* shard as text: "3/16". */
+int sweep_shard_text(sweep_stream *st, const char *text, api_error *err);
 
 /* The body's axes and inputs: the points, under the cap, and the inputs every
  * point starts from. Needs st->s and st->ed. */
-int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err);
+int sweep_parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err);
+
+/* The pieces of sweep_parse_space that a GET sweep's query (sweep_query.c) shares. */
+
+/* Axis i sweeps the input called `name` ("batch_size"; "fleet.count": a member
+ * of a record input): its input, label and kind. An unknown input (or NULL
+ * name), a member of an input that is not a record, or an input that an
+ * earlier axis sweeps is a 400. */
+int sweep_bind_axis(sweep_stream *st, size_t i, const char *name, api_error *err);
+/* All the points, under the cap (or the shard's under it), and the strides. */
+int sweep_count_points(sweep_stream *st, unsigned long long cap, api_error *err);
+/* Once the sweep fits the cap: parse axis i's listed values (JSON, or its
+ * texts) and a member axis's records, each `base` (the record input's fixed
+ * value, an id or an object; NULL if none) with the member set. */
+int sweep_fill_axis(sweep_stream *st, size_t i, const json_t *base, api_error *err);
+/* The point's inputs and outputs (st->in, st->out), unfilled. */
+int sweep_alloc_point(sweep_stream *st, api_error *err);
+/* After the inputs every point starts from are parsed into st->in: check the
+ * fixed ones (not an axis's) once, and note the axis inputs in input order. */
+int sweep_check_fixed(sweep_stream *st, api_error *err);
+
+/* --- a GET sweep's query (sweep_query.c) ----------------------------------- */
+
+/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
+ * axis, format, outputs, shard and index are the body's members as text, and
+ * everything else is a fixed input read as GET /solve reads it. Fills st as
+ * sweep_start's body path does (format, outputs, index, shard, the space);
+ * the envelope (catalog, calibration) is front_read_query's. */
+int sweep_read_query(sweep_stream *st, const app_request *req, unsigned long long cap, api_error *err);
 
 /* --- points (sweep_point.c) ------------------------------------------------ */
 
 /* Value k of a range or geomspace, in SI. */
-double axis_form_num(const axis *ax, size_t k);
+double sweep_axis_form_num(const axis *ax, size_t k);
 
 /* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
-double axis_num(const axis *ax, size_t k);
+double sweep_axis_num(const axis *ax, size_t k);
 
 /* Solve point p into st->out: NULL, or the point's error (in st->se). */
-const char *eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES]);
+const char *sweep_eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES]);
 
 /* --- output formats (sweep_format.c) --------------------------------------- */
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
-void put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
+void sweep_put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
 
-void json_output_name(sweep_stream *st, int k);
+void sweep_json_output_name(sweep_stream *st, int k);
 
-const char *axis_unit(const sweep_stream *st, int a);
+const char *sweep_axis_unit(const sweep_stream *st, int a);
 
-void write_header(sweep_stream *st);
+void sweep_write_header(sweep_stream *st);
 
-void write_row(sweep_stream *st, unsigned long long p);
+void sweep_write_row(sweep_stream *st, unsigned long long p);
 
 /* CSV and NDJSON end with one more line when the sweep was cut off, so a
  * client that reads to the end learns the data is incomplete. */
-void write_trailer(sweep_stream *st);
+void sweep_write_trailer(sweep_stream *st);
 
 /* --- transitions (sweep_transitions.c) ------------------------------------- */
 
 /* JSON transitions: the window must reach back one step on every axis that varies. */
-void setup_transitions(sweep_stream *st);
+void sweep_setup_transitions(sweep_stream *st);
 
 /* Compare point q with its neighbour one step back on each axis, then keep
  * q's codes in the window for the points that will look back at it. */
-void track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
+void sweep_track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
 
-void write_transition(sweep_stream *st, const transition *t);
+void sweep_write_transition(sweep_stream *st, const transition *t);
 
 /* --- the stream (sweep.c) -------------------------------------------------- */
 
-bool timed_out(sweep_stream *st);
+bool sweep_timed_out(sweep_stream *st);
 
 #endif

@@ -17,7 +17,7 @@
 #include "server/metrics.h"
 
 /* Value k of a range or geomspace, in SI. */
-double axis_form_num(const axis *ax, size_t k)
+double sweep_axis_form_num(const axis *ax, size_t k)
 {
     if (ax->form == AX_RANGE) {
         double x = ax->start + ax->step * (double)k;
@@ -34,11 +34,11 @@ double axis_form_num(const axis *ax, size_t k)
 }
 
 /* Value k of a numeric axis, in SI. Ranges and geomspaces are computed, not stored. */
-double axis_num(const axis *ax, size_t k)
+double sweep_axis_num(const axis *ax, size_t k)
 {
     if (ax->form == AX_VALUES)
         return ax->vals[k].num;
-    double x = axis_form_num(ax, k);
+    double x = sweep_axis_form_num(ax, k);
     return ax->form == AX_GEOMSPACE && ax->d->kind == IN_INTEGER ? round(x) : x;
 }
 
@@ -63,7 +63,7 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
         v->present = true;
         v->defaulted = false;
         if (ax->numeric) {
-            v->num = axis_num(ax, k);
+            v->num = sweep_axis_num(ax, k);
             v->num_was_int = axis_was_int(ax, k);
             v->unit_scale = ax->form == AX_VALUES ? ax->vals[k].unit_scale : 0; /* ranges are in SI */
         } else {
@@ -83,7 +83,7 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
 }
 
 /* Solve point p into st->out: NULL, or the point's error (in st->se). */
-const char *eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES])
+const char *sweep_eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES])
 {
     apply_point(st, p, idx);
     /* /solve starts from fresh outputs; so does every point */

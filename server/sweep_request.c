@@ -1,7 +1,8 @@
 /* sweep_request.c - reading a sweep request: the envelope's other members
  * (format, outputs, shard, index), the axes (values, range, geomspace, members
- * of record inputs), the point count under the cap, the inputs every point
- * starts from, and a GET sweep's query. Fills a sweep_stream; computes nothing. */
+ * of record inputs), the point count under the cap and the inputs every point
+ * starts from; the pieces a GET sweep's query shares (sweep_query.c). Fills a
+ * sweep_stream; computes nothing. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -61,27 +62,10 @@ static int parse_bound(sweep_stream *st, size_t i, const json_t *r, const char *
     return 0;
 }
 
-/* First pass over one axis: its input, its form and how many values it has.
- * Nothing is allocated, so an oversized sweep is refused before it costs memory. */
-static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_error *err)
+int sweep_bind_axis(sweep_stream *st, size_t i, const char *name, api_error *err)
 {
     char field[96];
     axis *ax = &st->axes[i];
-    axis_field(st, i, "", field, sizeof field);
-    if (!json_is_object(spec))
-        return api_fail(err, 400, "invalid-axis", field,
-                        "an axis must be an object like {\"input\": \"batch_size\", \"values\": [32, 64]}");
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)spec, key, val) {
-        if (strcmp(key, "input") && strcmp(key, "values") && strcmp(key, "range") && strcmp(key, "geomspace")) {
-            axis_field(st, i, "", field, sizeof field);
-            return api_fail(err, 400, "invalid-axis", field,
-                            "unknown axis field '%.60s'; an axis has input and one of values, range, geomspace", key);
-        }
-    }
-    const json_t *jin = json_object_get(spec, "input");
-    const char *name = json_string_value(jin);
     int in = name ? solver_input_index(st->s, name) : -1;
     const char *dot = name && in < 0 ? strchr(name, '.') : NULL;
     if (dot && dot[1] && (size_t)(dot - name) < sizeof ax->label) {
@@ -117,6 +101,30 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
     ax->d = &st->s->inputs[in];
     ax->numeric = !ax->member && is_numeric_kind(ax->d->kind);
     snprintf(ax->label, sizeof ax->label, "%s", ax->member ? name : ax->d->name);
+    return 0;
+}
+
+/* First pass over one axis: its input, its form and how many values it has.
+ * Nothing is allocated, so an oversized sweep is refused before it costs memory. */
+static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_error *err)
+{
+    char field[96];
+    axis *ax = &st->axes[i];
+    axis_field(st, i, "", field, sizeof field);
+    if (!json_is_object(spec))
+        return api_fail(err, 400, "invalid-axis", field,
+                        "an axis must be an object like {\"input\": \"batch_size\", \"values\": [32, 64]}");
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)spec, key, val) {
+        if (strcmp(key, "input") && strcmp(key, "values") && strcmp(key, "range") && strcmp(key, "geomspace")) {
+            axis_field(st, i, "", field, sizeof field);
+            return api_fail(err, 400, "invalid-axis", field,
+                            "unknown axis field '%.60s'; an axis has input and one of values, range, geomspace", key);
+        }
+    }
+    if (sweep_bind_axis(st, i, json_string_value(json_object_get(spec, "input")), err) != 0)
+        return -1;
     const json_t *jv = json_object_get(spec, "values"), *jr = json_object_get(spec, "range"),
                  *jg = json_object_get(spec, "geomspace");
     if ((jv != NULL) + (jr != NULL) + (jg != NULL) != 1) {
@@ -190,15 +198,22 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
     return 0;
 }
 
-/* A member axis's values as JSON: the listed ones, or the range's numbers
- * (whole numbers when the bounds are, as a count must be). */
+/* A member axis's values as JSON: the listed ones (texts read as
+ * member_from_text reads them), or the range's numbers (whole numbers when
+ * the bounds are, as a count must be). */
 static json_t *member_values(const axis *ax)
 {
+    if (ax->texts) {
+        json_t *arr = json_array();
+        for (size_t k = 0; arr && k < ax->n; k++)
+            json_array_append_new(arr, member_from_text(ax->texts[k]));
+        return arr;
+    }
     if (ax->form == AX_VALUES)
         return json_incref((json_t *)ax->spec);
     json_t *arr = json_array();
     for (size_t k = 0; arr && k < ax->n; k++) {
-        double x = axis_form_num(ax, k);
+        double x = sweep_axis_form_num(ax, k);
         bool whole = ax->int_bounds || (ax->form == AX_GEOMSPACE && json_is_integer(json_object_get(ax->spec, "start")) &&
                                         json_is_integer(json_object_get(ax->spec, "stop")));
         json_array_append_new(arr, whole ? json_integer((json_int_t)llround(x)) : json_real(x));
@@ -216,9 +231,7 @@ static json_t *with_member(const json_t *base, const char *member, const json_t 
     return o;
 }
 
-/* Second pass, once the sweep is known to fit the cap: parse listed values
- * and the records of member axes. */
-static int fill_axis(sweep_stream *st, size_t i, const json_t *inputs, api_error *err)
+int sweep_fill_axis(sweep_stream *st, size_t i, const json_t *base, api_error *err)
 {
     axis *ax = &st->axes[i];
     if (ax->form != AX_VALUES && !ax->member)
@@ -228,19 +241,23 @@ static int fill_axis(sweep_stream *st, size_t i, const json_t *inputs, api_error
         ax->member_vals = member_values(ax);
     if (!ax->vals || (ax->member && !ax->member_vals))
         return api_fail(err, 503, "overloaded", "axes", "out of memory for an axis of %zu values", ax->n);
-    const json_t *base = ax->member ? json_object_get(inputs, ax->d->name) : NULL;
     const char *member = ax->label + strlen(ax->d->name) + 1;
     for (size_t k = 0; k < ax->n; k++) {
         char field[96], suffix[32];
         snprintf(suffix, sizeof suffix, ".values[%zu]", k);
         axis_field(st, i, suffix, field, sizeof field);
-        json_t *j = ax->member ? with_member(base, member, json_array_get(ax->member_vals, k))
-                               : json_incref(json_array_get(ax->spec, k));
         input_value tmp;
-        int rc = input_parse(ax->d, j, st->ed, &tmp, &st->owned, field, err);
-        if (ax->member && k == 0 && rc == 0)
-            ax->first_obj = json_incref(j);
-        json_decref(j);
+        int rc;
+        if (ax->texts && !ax->member) {
+            rc = input_parse_text(ax->d, ax->texts[k], st->ed, &tmp, &st->owned, field, err);
+        } else {
+            json_t *j = ax->member ? with_member(base, member, json_array_get(ax->member_vals, k))
+                                   : json_incref(json_array_get(ax->spec, k));
+            rc = input_parse(ax->d, j, st->ed, &tmp, &st->owned, field, err);
+            if (ax->member && k == 0 && rc == 0)
+                ax->first_obj = json_incref(j);
+            json_decref(j);
+        }
         if (rc != 0)
             return -1;
         ax->vals[k] = (axis_value){.num = tmp.num, .was_int = tmp.num_was_int, .unit_scale = tmp.unit_scale,
@@ -267,7 +284,7 @@ static size_t accept_pos(const char *accept, const char *type)
 
 /* An explicit format wins; otherwise the first of our types that Accept
  * lists (clients list their preference first; q-values are not weighed). */
-sweep_format format_from(const char *f, const char *accept, bool *ok)
+sweep_format sweep_format_from(const char *f, const char *accept, bool *ok)
 {
     *ok = true;
     if (f) {
@@ -309,7 +326,7 @@ static bool add_record_members(sweep_stream *st, const char *name)
     return found;
 }
 
-int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
+int sweep_parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
 {
     st->n_out = 0;
     if (!outs) {
@@ -322,115 +339,31 @@ int parse_outputs(sweep_stream *st, const json_t *outs, api_error *err)
     size_t i;
     json_t *v;
     json_array_foreach(outs, i, v) {
-        int o = json_is_string(v) ? solver_output_index(st->s, json_string_value(v)) : -1;
-        char field[48];
-        snprintf(field, sizeof field, "outputs[%zu]", i);
-        if (o < 0 && json_is_string(v) && add_record_members(st, json_string_value(v)))
-            continue;
-        if (o < 0 && json_is_string(v) && st->s->table && !strcmp(json_string_value(v), st->s->table->name))
-            return api_fail(err, 400, "invalid-input", field,
-                            "'%s' is a table output (a list of rows per point): POST /solve returns it; a "
-                            "sweep reports the flat outputs only",
-                            st->s->table->name);
-        if (o < 0)
-            return api_fail(err, 400, "invalid-input", field,
-                            "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
-                            json_is_string(v) ? json_string_value(v) : "?", st->s->name, st->s->name);
-        for (int k = 0; k < st->n_out; k++)
-            if (st->out_cols[k] == o)
-                return api_fail(err, 400, "invalid-input", field, "output '%s' is listed twice",
-                                st->s->outputs[o].name);
-        st->out_cols[st->n_out++] = o;
+        if (sweep_add_output(st, json_string_value(v), i, err) != 0)
+            return -1;
     }
     return 0;
 }
 
-/* d: the input whose values these are; NULL with member: a record member's
- * values (member_from_text); NULL without: plain strings (output names). */
-static json_t *split_commas(const char *v, const input_desc *d, bool member)
+int sweep_add_output(sweep_stream *st, const char *name, size_t pos, api_error *err)
 {
-    json_t *arr = json_array();
-    for (const char *p = v;;) {
-        size_t len = strcspn(p, ",");
-        char *tok = strndup(p, len);
-        /* an empty item stays a string, so the input's parser names it as a bad value */
-        json_array_append_new(arr, !tok     ? json_null()
-                                   : d      ? input_from_text(d, tok)
-                                   : member ? member_from_text(tok)
-                                            : json_string(tok));
-        free(tok);
-        if (!p[len])
-            break;
-        p += len + 1;
-    }
-    return arr;
-}
-
-/* A list input's commas separate its items (regions=US_Avg,Quebec), not an
- * axis's values: a list is swept only by POST /sweep, with arrays as values. */
-static bool is_list_input(const solver_desc *s, const char *name)
-{
-    int idx = solver_input_index(s, name);
-    return idx >= 0 && s->inputs[idx].kind == IN_LIST;
-}
-
-/* "fleet.count" where fleet is a record input: a member axis. */
-static bool is_member_name(const solver_desc *s, const char *name)
-{
-    const char *dot = strchr(name, '.');
-    char prefix[96];
-    if (!dot || (size_t)(dot - name) >= sizeof prefix)
-        return false;
-    memcpy(prefix, name, (size_t)(dot - name));
-    prefix[dot - name] = '\0';
-    int idx = solver_input_index(s, prefix);
-    return idx >= 0 && s->inputs[idx].kind == IN_REF;
-}
-
-/* GET /sweep/{solver}?a=1,2&b=x: a comma-separated value makes that input an
- * axis; everything else goes through the same query mapping as GET /solve. */
-int query_spec(const solver_desc *s, const app_request *req, json_t *body, api_error *err)
-{
-    static const char *const reserved[] = {"catalog", "calibration", "format", "outputs", "shard", "index", NULL};
-    app_request scalar = *req;
-    scalar.n_query = 0;
-    json_t *axes = json_array();
-    json_object_set_new(body, "axes", axes);
-    for (size_t i = 0; i < req->n_query; i++) {
-        const char *k = req->query[i].key, *v = req->query[i].value ? req->query[i].value : "";
-        if (!strcmp(k, "outputs")) {
-            json_object_set_new(body, "outputs", split_commas(v, NULL, false));
-        } else if (!strcmp(k, "catalog") || !strcmp(k, "calibration")) {
-            continue; /* the envelope's, read by front_read_query */
-        } else if (!strcmp(k, "format") || !strcmp(k, "shard")) {
-            json_object_set_new(body, k, json_string(v));
-        } else if (!strcmp(k, "index")) {
-            /* a bare ?index means true; anything but true/false/1/0 stays text for the body's check */
-            bool t = !*v || !strcmp(v, "true") || !strcmp(v, "1"), f = !strcmp(v, "false") || !strcmp(v, "0");
-            json_object_set_new(body, k, t || f ? json_boolean(t) : json_string(v));
-        } else if (strchr(v, ',') && is_member_name(s, k)) {
-            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, NULL, true)));
-        } else if (strchr(v, ',') && !strchr(k, '.') && !is_list_input(s, k)) {
-            int idx = solver_input_index(s, k);
-            if (idx < 0) {
-                char field[160]; /* named as GET /solve names it */
-                snprintf(field, sizeof field, "inputs.%.140s", k);
-                return api_fail(err, 400, "unknown-input", field,
-                                "unknown input '%.80s' for solver %s (GET /solvers/%s lists its inputs)", k, s->name,
-                                s->name);
-            }
-            json_array_append_new(axes, json_pack("{s:s,s:o}", "input", k, "values", split_commas(v, &s->inputs[idx], false)));
-        } else {
-            scalar.query[scalar.n_query++] = req->query[i];
-        }
-    }
-    if (json_array_size(axes) == 0)
-        return api_fail(err, 400, "invalid-axis", "",
-                        "a GET sweep needs at least one input with comma-separated values, e.g. ?batch_size=32,64,128");
-    json_t *inputs;
-    if (query_to_inputs(s, &scalar, reserved, &inputs, err) != 0)
-        return -1;
-    json_object_set_new(body, "inputs", inputs);
+    int o = name ? solver_output_index(st->s, name) : -1;
+    char field[48];
+    snprintf(field, sizeof field, "outputs[%zu]", pos);
+    if (o < 0 && name && add_record_members(st, name))
+        return 0;
+    if (o < 0 && name && st->s->table && !strcmp(name, st->s->table->name))
+        return api_fail(err, 400, "invalid-input", field,
+                        "'%s' is a table output (a list of rows per point): POST /solve returns it; a "
+                        "sweep reports the flat outputs only",
+                        st->s->table->name);
+    if (o < 0)
+        return api_fail(err, 400, "invalid-input", field, "unknown output '%.60s' of solver %s (GET /solvers/%s lists them)",
+                        name ? name : "?", st->s->name, st->s->name);
+    for (int k = 0; k < st->n_out; k++)
+        if (st->out_cols[k] == o)
+            return api_fail(err, 400, "invalid-input", field, "output '%s' is listed twice", st->s->outputs[o].name);
+    st->out_cols[st->n_out++] = o;
     return 0;
 }
 
@@ -445,7 +378,6 @@ static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
     if (inputs && !json_is_object(inputs))
         return api_fail(err, 400, "invalid-input", "inputs", "inputs must be an object");
     json_t *base = inputs ? json_copy((json_t *)inputs) : json_object();
-    bool is_axis[SOLVER_MAX_INPUTS] = {false};
     for (int a = 0; a < st->n_axes; a++) {
         const char *name = st->axes[a].d->name;
         const json_t *fixed = json_object_get(base, name);
@@ -461,12 +393,19 @@ static int parse_base(sweep_stream *st, const json_t *inputs, api_error *err)
             }
         }
         json_object_set(base, name, (json_t *)st->axes[a].first);
-        is_axis[st->axes[a].input] = true;
     }
     int rc = inputs_parse(st->s, base, st->ed, st->in, err);
     json_decref(base);
     if (rc != 0)
         return -1;
+    return sweep_check_fixed(st, err);
+}
+
+int sweep_check_fixed(sweep_stream *st, api_error *err)
+{
+    bool is_axis[SOLVER_MAX_INPUTS] = {false};
+    for (int a = 0; a < st->n_axes; a++)
+        is_axis[st->axes[a].input] = true;
     for (size_t i = 0; i < st->s->n_inputs; i++) {
         solver_error se = {0};
         if (!is_axis[i] && solver_check_input(st->s, i, &st->in->v[i], &se) != 0)
@@ -493,38 +432,53 @@ static bool shard_from_text(const char *t, unsigned long long *index, unsigned l
     return !errno && !*end;
 }
 
+#define SHARD_USAGE "shard is {\"index\": 3, \"count\": 16} or \"3/16\": shard 3 of 16, counting from 0"
+
+static int set_shard(sweep_stream *st, unsigned long long index, unsigned long long count, api_error *err);
+
 /* shard: {"index": 3, "count": 16}, or "3/16" (the query's form, which the CLI's --shard passes on). */
-int parse_shard(sweep_stream *st, const json_t *j, api_error *err)
+int sweep_parse_shard(sweep_stream *st, const json_t *j, api_error *err)
 {
-    static const char *const usage = "shard is {\"index\": 3, \"count\": 16} or \"3/16\": shard 3 of 16, counting from 0";
     if (!j)
         return 0;
     unsigned long long index, count;
     if (json_is_string(j)) {
-        if (!shard_from_text(json_string_value(j), &index, &count))
-            return api_fail(err, 400, "invalid-input", "shard", "%s; got '%.40s'", usage, json_string_value(j));
+        return sweep_shard_text(st, json_string_value(j), err);
     } else if (json_is_object(j)) {
         const char *key;
         json_t *val;
         json_object_foreach((json_t *)j, key, val) {
             if (strcmp(key, "index") && strcmp(key, "count"))
-                return api_fail(err, 400, "invalid-input", "shard", "unknown shard field '%.60s'; %s", key, usage);
+                return api_fail(err, 400, "invalid-input", "shard", "unknown shard field '%.60s'; %s", key, SHARD_USAGE);
         }
         const json_t *ji = json_object_get(j, "index"), *jn = json_object_get(j, "count");
         if (!json_is_integer(jn) || json_integer_value(jn) < 1)
-            return api_fail(err, 400, "invalid-input", "shard.count", "shard count must be an integer >= 1; %s", usage);
+            return api_fail(err, 400, "invalid-input", "shard.count", "shard count must be an integer >= 1; %s", SHARD_USAGE);
         if (!json_is_integer(ji) || json_integer_value(ji) < 0)
-            return api_fail(err, 400, "invalid-input", "shard.index", "shard index must be an integer >= 0; %s", usage);
+            return api_fail(err, 400, "invalid-input", "shard.index", "shard index must be an integer >= 0; %s", SHARD_USAGE);
         index = (unsigned long long)json_integer_value(ji);
         count = (unsigned long long)json_integer_value(jn);
     } else {
-        return api_fail(err, 400, "invalid-input", "shard", "%s", usage);
+        return api_fail(err, 400, "invalid-input", "shard", "%s", SHARD_USAGE);
     }
+    return set_shard(st, index, count, err);
+}
+
+int sweep_shard_text(sweep_stream *st, const char *text, api_error *err)
+{
+    unsigned long long index, count;
+    if (!shard_from_text(text, &index, &count))
+        return api_fail(err, 400, "invalid-input", "shard", "%s; got '%.40s'", SHARD_USAGE, text);
+    return set_shard(st, index, count, err);
+}
+
+static int set_shard(sweep_stream *st, unsigned long long index, unsigned long long count, api_error *err)
+{
     if (count < 1)
-        return api_fail(err, 400, "invalid-input", "shard", "shard count must be at least 1; %s", usage);
+        return api_fail(err, 400, "invalid-input", "shard", "shard count must be at least 1; %s", SHARD_USAGE);
     if (index >= count)
         return api_fail(err, 400, "invalid-input", "shard", "shard index %llu is not below the count %llu; %s", index,
-                        count, usage);
+                        count, SHARD_USAGE);
     st->shard_index = index;
     st->shard_count = count;
     return 0;
@@ -543,7 +497,7 @@ static void shard_range(sweep_stream *st)
     st->end = st->first + q + (i < r);
 }
 
-static int count_points(sweep_stream *st, unsigned long long cap, api_error *err)
+int sweep_count_points(sweep_stream *st, unsigned long long cap, api_error *err)
 {
     long double total = 1;
     for (int i = 0; i < st->n_axes; i++)
@@ -577,7 +531,7 @@ static int count_points(sweep_stream *st, unsigned long long cap, api_error *err
 
 /* The body's axes and inputs: the points, under the cap, and the inputs every
  * point starts from. Needs st->s and st->ed. */
-int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err)
+int sweep_parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, api_error *err)
 {
     const json_t *axes = json_object_get(body, "axes");
     if (!json_is_array(axes) || json_array_size(axes) == 0)
@@ -590,15 +544,24 @@ int parse_space(sweep_stream *st, const json_t *body, unsigned long long cap, ap
     for (int i = 0; i < st->n_axes; i++)
         if (describe_axis(st, json_array_get(axes, (size_t)i), (size_t)i, err) != 0)
             return -1;
-    if (count_points(st, cap, err) != 0)
+    if (sweep_count_points(st, cap, err) != 0)
         return -1;
+    const json_t *inputs = json_object_get(body, "inputs");
     for (int i = 0; i < st->n_axes; i++)
-        if (fill_axis(st, (size_t)i, json_object_get(body, "inputs"), err) != 0)
+        if (sweep_fill_axis(st, (size_t)i, st->axes[i].member ? json_object_get(inputs, st->axes[i].d->name) : NULL,
+                            err) != 0)
             return -1;
+    if (sweep_alloc_point(st, err) != 0)
+        return -1;
+    return parse_base(st, inputs, err);
+}
+
+int sweep_alloc_point(sweep_stream *st, api_error *err)
+{
     st->in = calloc(1, sizeof *st->in);
     st->out = calloc(1, sizeof *st->out);
     if (!st->in || !st->out)
         return api_fail(err, 503, "overloaded", "", "out of memory");
     st->out->quiet = true; /* rows carry no warnings or trace: run() need not compose them */
-    return parse_base(st, json_object_get(body, "inputs"), err);
+    return 0;
 }

@@ -28,7 +28,7 @@ sweep_stream *sweep_space(const app *a, const solver_request *r, const json_t *b
     st->solver_index = (unsigned)r->index;
     st->ed = r->ed;
     st->calibration = r->calibration;
-    if (parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, err) != 0)
+    if (sweep_parse_space(st, body, (unsigned long long)a->cfg->sweep_max_points, err) != 0)
         goto fail;
     st->in->calibration = st->calibration;
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
@@ -45,7 +45,7 @@ int sweep_space_axes(const sweep_stream *st) { return st->n_axes; }
 const char *sweep_space_axis_label(const sweep_stream *st, int a) { return st->axes[a].label; }
 size_t sweep_space_axis_len(const sweep_stream *st, int a) { return st->axes[a].n; }
 unsigned long long sweep_space_stride(const sweep_stream *st, int a) { return st->stride[a]; }
-const char *sweep_space_axis_unit(const sweep_stream *st, int a) { return axis_unit(st, a); }
+const char *sweep_space_axis_unit(const sweep_stream *st, int a) { return sweep_axis_unit(st, a); }
 
 /* A member axis ("fleet.count") is numeric when every value given is a number. */
 bool sweep_space_axis_numeric(const sweep_stream *st, int a)
@@ -64,7 +64,7 @@ static double axis_value_at(const sweep_stream *st, int a, size_t k)
     const axis *ax = &st->axes[a];
     if (ax->member)
         return json_number_value(json_array_get(ax->member_vals, k));
-    double x = axis_num(ax, k);
+    double x = sweep_axis_num(ax, k);
     if (ax->d->kind == IN_QUANTITY)
         units_to(x, ax->d->unit, *ax->d->dim, &x);
     return x;
@@ -99,7 +99,7 @@ int sweep_space_axis_order(const sweep_stream *st, int a)
 const char *sweep_eval(sweep_stream *st, unsigned long long p, const solver_inputs **in, const solver_outputs **out)
 {
     size_t idx[MAX_AXES];
-    const char *error = eval_point(st, p, idx);
+    const char *error = sweep_eval_point(st, p, idx);
     *in = st->in;
     *out = st->out;
     return error;
@@ -113,9 +113,9 @@ void sweep_space_point_json(const sweep_stream *st, strbuf *b, unsigned long lon
             sb_putc(b, ',');
         sb_json_string(b, st->axes[a].label);
         sb_putc(b, ':');
-        put_axis_value(st, b, a, (size_t)((p / st->stride[a]) % st->axes[a].n), false);
+        sweep_put_axis_value(st, b, a, (size_t)((p / st->stride[a]) % st->axes[a].n), false);
     }
     sb_putc(b, '}');
 }
 
-bool sweep_space_timed_out(sweep_stream *st) { return timed_out(st); }
+bool sweep_space_timed_out(sweep_stream *st) { return sweep_timed_out(st); }

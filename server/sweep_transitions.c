@@ -15,7 +15,7 @@
 #include "server/sweep_internal.h"
 
 /* JSON transitions: the window must reach back one step on every axis that varies. */
-void setup_transitions(sweep_stream *st)
+void sweep_setup_transitions(sweep_stream *st)
 {
     for (int k = 0; k < st->n_out; k++)
         if (st->s->outputs[st->out_cols[k]].categorical)
@@ -34,7 +34,7 @@ void setup_transitions(sweep_stream *st)
 }
 
 
-static uint8_t intern(sweep_stream *st, int c, const output_value *v, output_kind kind)
+static uint8_t intern_value(sweep_stream *st, int c, const output_value *v, output_kind kind)
 {
     if (v->is_null || (kind == OUT_INTEGER && !isfinite(v->num)))
         return CODE_NULL;
@@ -61,12 +61,12 @@ static uint8_t intern(sweep_stream *st, int c, const output_value *v, output_kin
 
 /* Compare point q with its neighbour one step back on each axis, then keep
  * q's codes in the window for the points that will look back at it. */
-void track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed)
+void sweep_track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed)
 {
     uint8_t codes[SOLVER_MAX_OUTPUTS];
     for (int c = 0; c < st->n_cat; c++) {
         int col = st->out_cols[st->cat_cols[c]];
-        codes[c] = failed ? CODE_ERROR : intern(st, c, &st->out->v[col], st->s->outputs[col].kind);
+        codes[c] = failed ? CODE_ERROR : intern_value(st, c, &st->out->v[col], st->s->outputs[col].kind);
     }
     for (int a = 0; a < st->n_axes; a++) {
         if (idx[a] == 0)
@@ -106,20 +106,20 @@ static void put_code(sweep_stream *st, int c, uint8_t code)
         sb_json_string(&st->buf, st->interned[c][code].s);
 }
 
-void write_transition(sweep_stream *st, const transition *t)
+void sweep_write_transition(sweep_stream *st, const transition *t)
 {
     strbuf *b = &st->buf;
     size_t idx[MAX_AXES];
     for (int a = 0; a < st->n_axes; a++)
         idx[a] = (size_t)((t->from_point / st->stride[a]) % st->axes[a].n);
     sb_puts(b, "{\"output\":");
-    json_output_name(st, st->cat_cols[t->col]);
+    sweep_json_output_name(st, st->cat_cols[t->col]);
     sb_puts(b, ",\"axis\":");
     sb_json_string(b, st->axes[t->axis].label);
     sb_puts(b, ",\"from_input\":");
-    put_axis_value(st, b, t->axis, idx[t->axis], false);
+    sweep_put_axis_value(st, b, t->axis, idx[t->axis], false);
     sb_puts(b, ",\"to_input\":");
-    put_axis_value(st, b, t->axis, idx[t->axis] + 1, false);
+    sweep_put_axis_value(st, b, t->axis, idx[t->axis] + 1, false);
     sb_puts(b, ",\"from\":");
     put_code(st, t->col, t->from);
     sb_puts(b, ",\"to\":");
@@ -134,7 +134,7 @@ void write_transition(sweep_stream *st, const transition *t)
         first = false;
         sb_json_string(b, st->axes[o].label);
         sb_putc(b, ':');
-        put_axis_value(st, b, o, idx[o], false);
+        sweep_put_axis_value(st, b, o, idx[o], false);
     }
     sb_puts(b, "}}");
 }

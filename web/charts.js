@@ -1,12 +1,14 @@
 /* charts.js - owns the pictures: Chart.js (web/chart.min.js, window.Chart),
  * run the first time a picture needs it (chartReady) - index.html preloads its
  * bytes, and the first answer's requests are out before it runs; one chart per
- * canvas "chart-<name>" (chart()); the roofline (single_node's
- * peak_flops_actual / peak_bw_actual / arithmetic_intensity on the form's
- * accelerator and those to compare, one POST /batch: rooflineData,
- * drawRoofline), the pipeline's stage bars (storage_time / transform_time /
- * accelerator_step_time: drawPipeline) and a sweep's chosen output against its
- * first axis (drawSweep). */
+ * canvas, by role (chart()); the roofline (peak_flops_actual /
+ * peak_bw_actual / arithmetic_intensity of the roofline solver, found in
+ * /solvers by its outputs (rooflineSolver), on the form's accelerator and those
+ * to compare, one POST /batch: rooflineData, drawRoofline), the stage bars of a
+ * solver with storage_time / transform_time / accelerator_step_time
+ * (drawsStages, drawPipeline) and a sweep's chosen output against its first
+ * axis (drawSweep). No solver is named here: each picture names the outputs it
+ * draws. */
 import {$, el} from './dom.js';
 import {fmtNum, fmtUnit, tickSI} from './format.js';
 import {state} from './state.js';
@@ -29,19 +31,34 @@ export function chartReady() {
 
 export const COLORS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
 
+/* The canvas of a chart, by its role, where index.html's id is not "chart-<role>":
+ * the stage bars sit in the input pipeline's figure (fig-pipeline, chart-pipeline, pipeline-notes). */
+const CANVAS = {stages: 'chart-pipeline'};
+
 export function chart(name, config) {
   if (state.charts[name]) state.charts[name].destroy();
   config.options = Object.assign({responsive: true, maintainAspectRatio: false, animation: false}, config.options);
-  state.charts[name] = new window.Chart($('chart-' + name), config);
+  state.charts[name] = new window.Chart($(CANVAS[name] || 'chart-' + name), config);
   return state.charts[name];
 }
 
-/* The roofline's data for a request: single_node on the form's accelerator and
- * those to compare, in one POST /batch (the form's other inputs that single_node
- * takes stay fixed; an accelerator single_node rejects is left out). null when
+const hasAll = (list, names) => names.every((n) => list.some((x) => x.name === n));
+
+/* The roofline solver: the one whose outputs are what the roofline draws and
+ * whose inputs include a model and an accelerator (undefined if none). */
+export const rooflineSolver = () => state.solvers.find((s) =>
+  hasAll(s.outputs, ['arithmetic_intensity', 'peak_flops_actual', 'peak_bw_actual', 'bottleneck']) &&
+  hasAll(s.inputs, ['model', 'hardware']));
+
+/* Whether a solver's answers have the stage bars drawPipeline draws. */
+export const drawsStages = (s) => hasAll(s.outputs, STAGES.map(([, k]) => k).concat(['binding_stage']));
+
+/* The roofline's data for a request: the roofline solver on the form's
+ * accelerator and those to compare, in one POST /batch (the form's other inputs
+ * that it takes stay fixed; an accelerator it rejects is left out). null when
  * the request has no model and hardware. */
 export async function rooflineData(body) {
-  const sn = state.solvers.find((s) => s.name === 'single_node');
+  const sn = rooflineSolver();
   const names = new Set((sn ? sn.inputs : []).map((i) => i.name));
   if (!sn || !('hardware' in body.inputs) || !('model' in body.inputs)) return null;
   const inputs = {};
@@ -49,7 +66,7 @@ export async function rooflineData(body) {
   const extra = $('compare').value.split(',').map((s) => s.trim()).filter(Boolean);
   const hws = [inputs.hardware, ...extra.filter((h) => h !== inputs.hardware)];
   const ans = await api('/batch', {items: hws.map((hardware) =>
-    envelope('single_node', Object.assign({}, inputs, {hardware})))});
+    envelope(sn.name, Object.assign({}, inputs, {hardware})))});
   return ans.items.filter((it) => it.response).map(({response: {inputs: used, result: r}}) => ({
     hw: typeof used.hardware === 'object' ? 'inline' : String(used.hardware),
     peak: r.peak_flops_actual * 1e12, bw: r.peak_bw_actual * 1e9, ai: r.arithmetic_intensity, bottleneck: r.bottleneck}));
@@ -87,15 +104,18 @@ export function drawRoofline(pts) {
   $('chart-roofline').setAttribute('aria-label', 'Roofline: ' + [...notes.children].map((li) => li.textContent).join('; '));
 }
 
+/* The stage bars: storage, CPU transformation and accelerator time per step. */
+const STAGES = [['Storage', 'storage_time'], ['CPU transform', 'transform_time'], ['Accelerator', 'accelerator_step_time']];
+
 /* Storage, CPU transformation and accelerator time per step, the binding one marked. */
 export function drawPipeline(ans) {
   const r = ans.result;
-  const stages = [['Storage', 'storage_time'], ['CPU transform', 'transform_time'], ['Accelerator', 'accelerator_step_time']];
+  const stages = STAGES;
   if (!stages.every(([, k]) => typeof r[k] === 'number')) return;
   const bind = r.binding_stage === 'Storage' ? 0 : r.binding_stage === 'Transformation' ? 1 : 2;
   $('fig-pipeline').hidden = false;
   const unit = (ans.units || {}).step_time || 'ms';
-  chart('pipeline', {type: 'bar', data: {labels: stages.map(([l], i) => l + (i === bind ? ' (binding)' : '')),
+  chart('stages', {type: 'bar', data: {labels: stages.map(([l], i) => l + (i === bind ? ' (binding)' : '')),
     datasets: [{label: 'time per step (' + unit + ')', data: stages.map(([, k]) => r[k]),
       backgroundColor: stages.map((s, i) => (i === bind ? '#b91c1c' : '#8aa4c0'))}]},
   options: {indexAxis: 'y', plugins: {legend: {display: false}},

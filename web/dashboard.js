@@ -21,7 +21,7 @@
  *
  * First render: the page opens on a worked example and draws it before anything
  * else. index.html preloads /solvers, /version, chart.min.js and the modules
- * the first answer needs; the solve and the roofline's single_node runs go out
+ * the first answer needs; the solve and the roofline solver's runs go out
  * together, and only then does Chart.js run (chartReady), while the daemon
  * answers; the catalog lists behind the pickers are fetched after the first
  * answer is drawn (state.firstRender), each kind once. The moment the worked
@@ -31,12 +31,19 @@ import {$, el} from './dom.js';
 import {state, firstRenderDone} from './state.js';
 import {api, catalogList} from './api.js';
 import {buildRequest, formValues, hashToState, renderForm, stateToHash} from './form.js';
-import {chartReady, drawSweep, rooflineData} from './charts.js';
+import {chartReady, drawSweep, drawsStages, rooflineData} from './charts.js';
 import {clearAnswer, problemText, showCurl, showProblem, showSolve, showSweep} from './answer.js';
 
-/* The worked example the page opens on: the seed's question ("Starving the GPU"). */
-const EXAMPLE = {solver: 'pipeline', model: 'ResNet50', hardware: 'A100', batch_size: '512',
-  sample_size_bytes: '500 KB', cpu_workers: '8', compare: 'H100'};
+/* The worked example the page opens on: the seed's question ("Starving the GPU"),
+ * the example (GET /solvers: "example") of the solver whose answers have the
+ * stage bars, its accelerator compared with an H100 on the roofline; else the
+ * first solver's example. Values as the form holds them: text. */
+function workedExample() {
+  const s = state.solvers.find(drawsStages) || state.solvers[0];
+  const ex = {solver: s.name, compare: 'H100'};
+  for (const [k, v] of Object.entries(s.example || {})) ex[k] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return ex;
+}
 
 /* find.js, the find mode: loaded once, when first needed (state.find). */
 let findLoading = null;
@@ -209,7 +216,7 @@ async function start() {
   const [solvers, version] = await Promise.all([api('/solvers'), api('/version')]);
   state.solvers = solvers.solvers;
   state.editions = (version.catalog_editions || []).map((e) => e.name);
-  const initial = hashToState() || EXAMPLE;
+  const initial = hashToState() || workedExample();
   state.edition = state.editions.includes(initial.catalog) ? initial.catalog : state.editions[0] || 'current';
   const ed = $('edition');
   for (const e of version.catalog_editions || []) ed.append(el('option', {value: e.name, title: e.description, text: e.name}));

@@ -1217,6 +1217,140 @@ Test(openapi, every_example_holds_against_the_live_daemon, .timeout = 120)
     json_decref(doc);
 }
 
+/* Each solver's worked example (its descriptor's example_json) is served in
+ * GET /solvers/{name} and is the example of its <name>_inputs schema; it fits
+ * that schema, and POST /solve with it answers what <name>_response says. */
+Test(openapi, every_solver_example_fits_its_schemas)
+{
+    json_t *doc = spec_doc();
+    const json_t *schemas = json_object_get(json_object_get(doc, "components"), "schemas");
+    json_t *list = api_get_ok("/solvers");
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(list, "solvers"), i, s) {
+        const char *n = json_string_value(json_object_get(s, "name"));
+        char path[160], key[160], err[1024];
+        snprintf(path, sizeof path, "/solvers/%s", n);
+        json_t *d = api_get_ok(path);
+        const json_t *ex = json_object_get(d, "example");
+        cr_assert(json_is_object(ex), "%s has no example", path);
+        json_t *want = example_inputs(n);
+        cr_expect(same_value(ex, want), "%s: the example is not the descriptor's example_json", path);
+        json_decref(want);
+        snprintf(key, sizeof key, "%s_inputs", n);
+        const json_t *in_schema = json_object_get(schemas, key);
+        cr_expect(json_equal(json_array_get(json_object_get(in_schema, "examples"), 0), ex),
+                  "%s.examples[0] is not GET %s's example", key, path);
+        cr_expect(check_schema(doc, in_schema, ex, err, sizeof err), "%s's example does not fit %s: %s", n, key, err);
+        long status;
+        json_t *ans = api_post_doc("/solve", json_pack("{s:s,s:O}", "solver", n, "inputs", ex), &status);
+        cr_expect_eq(status, 200, "%s's example: POST /solve answered %ld", n, status);
+        snprintf(key, sizeof key, "%s_response", n);
+        cr_expect(check_schema(doc, json_object_get(schemas, key), ans, err, sizeof err),
+                  "%s's example: the answer does not fit %s: %s", n, key, err);
+        json_decref(ans);
+        json_decref(d);
+    }
+    json_decref(list);
+    json_decref(doc);
+}
+
+/* ---- sweep transitions -------------------------------------------------------------------------------------- */
+
+/* The schema a route declares for a 200 JSON body in the served contract. */
+static const json_t *ok_json_schema(const json_t *doc, const char *path, const char *method)
+{
+    const json_t *op = json_object_get(json_object_get(json_object_get(doc, "paths"), path), method);
+    const json_t *resp = deref(doc, json_object_get(json_object_get(op, "responses"), "200"));
+    const json_t *schema =
+        json_object_get(json_object_get(json_object_get(resp, "content"), "application/json"), "schema");
+    cr_assert_not_null(schema, "the contract declares no 200 application/json schema for %s %s", method, path);
+    return schema;
+}
+
+/* Sweeps `body` (POST /sweep) and checks the answer against the contract's
+ * schema; returns how many of its transitions have integer from/to. */
+static int sweep_integer_transitions(const json_t *doc, const char *body)
+{
+    http_resp r;
+    cr_assert_eq(http_post_json(shared_daemon(), "/sweep", body, &r), 0);
+    cr_assert_eq(r.status, 200, "%s: %ld %s", body, r.status, r.body);
+    json_t *j = http_json(&r);
+    cr_assert_not_null(j, "%s: not JSON", body);
+    char err[1024];
+    cr_expect(check_schema(doc, ok_json_schema(doc, "/sweep", "post"), j, err, sizeof err),
+              "%s: the answer does not fit the served contract: %s", body, err);
+    int integers = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(j, "transitions"), i, t)
+        if (json_is_integer(json_object_get(t, "from")) && json_is_integer(json_object_get(t, "to")))
+            integers++;
+    json_decref(j);
+    http_free(&r);
+    return integers;
+}
+
+/* A sweep of a fleet input moves the data-parallel degree, an integer
+ * categorical output: its transitions carry integers, and the contract says so. */
+Test(openapi, integer_transitions_fit_the_contract)
+{
+    json_t *doc = spec_doc();
+    /* two (three) catalog fleets */
+    int n = sweep_integer_transitions(
+        doc, "{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_70B\",\"batch_size\":256,\"tp_size\":8,"
+             "\"pp_size\":2,\"microbatch_count\":8},\"axes\":[{\"input\":\"fleet\",\"values\":[\"Research_256\","
+             "\"Training_1K\",\"Production_2K\"]}]}");
+    cr_expect(n >= 2, "a sweep over three fleets gave %d integer transitions", n);
+    /* the node count of one fleet, crossed with the tensor-parallel degree (transitions with `at`) */
+    n = sweep_integer_transitions(
+        doc, "{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\","
+             "\"batch_size\":256,\"pp_size\":2,\"microbatch_count\":8},\"axes\":[{\"input\":\"fleet.count\","
+             "\"values\":[8,16,32]},{\"input\":\"tp_size\",\"values\":[4,8]}]}");
+    cr_expect(n >= 4, "a sweep over fleet.count x tp_size gave %d integer transitions", n);
+    json_decref(doc);
+}
+
+/* Every categorical output of every solver has a type (and nullability) that a
+ * transition's from and to allow in the served contract. */
+Test(openapi, every_categorical_output_kind_fits_a_transition)
+{
+    json_t *doc = spec_doc();
+    const json_t *sweep = deref(doc, ok_json_schema(doc, "/sweep", "post"));
+    const json_t *item = deref(doc, json_object_get(json_object_get(sweep, "properties"), "transitions"));
+    const json_t *props = json_object_get(deref(doc, json_object_get(item, "items")), "properties");
+    json_t *list = api_get_ok("/solvers");
+    int checked = 0;
+    size_t i;
+    json_t *s;
+    json_array_foreach(json_object_get(list, "solvers"), i, s) {
+        char path[160];
+        snprintf(path, sizeof path, "/solvers/%s", json_string_value(json_object_get(s, "name")));
+        json_t *d = api_get_ok(path);
+        size_t k;
+        json_t *o;
+        json_array_foreach(json_object_get(d, "outputs"), k, o) {
+            if (!json_is_true(json_object_get(o, "categorical")))
+                continue;
+            const char *type = json_string_value(json_object_get(o, "type"));
+            for (int e = 0; e < 2; e++) {
+                const char *end = e ? "to" : "from";
+                const json_t *types = json_object_get(deref(doc, json_object_get(props, end)), "type");
+                cr_expect(type_has(types, type), "%s: categorical output %s is %s, which a transition's %s does not allow",
+                          path, json_string_value(json_object_get(o, "name")), type, end);
+                if (json_is_true(json_object_get(o, "nullable")))
+                    cr_expect(type_has(types, "null"), "%s: %s is nullable, a transition's %s is not", path,
+                              json_string_value(json_object_get(o, "name")), end);
+            }
+            checked++;
+        }
+        json_decref(d);
+    }
+    cr_expect(checked > 10, "only %d categorical outputs", checked);
+    json_decref(list);
+    json_decref(doc);
+}
+
 /* ---- yaml_to_json -------------------------------------------------------------------------------------------------- */
 
 static json_t *yaml(const char *text, char *err, size_t n) { return yaml_to_json(text, strlen(text), err, n); }

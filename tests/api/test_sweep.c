@@ -790,6 +790,49 @@ Test(sweep, get_with_commas_equals_post)
     http_free(&g);
 }
 
+/* GET reads its query straight into the sweep (no body in between): every
+ * form answers exactly what the POST body with the same meaning answers. */
+Test(sweep, get_forms_equal_their_post_bodies)
+{
+    static const struct {
+        const char *get, *post;
+    } cases[] = {
+        /* an enum axis with a fixed input of the same name (the axis wins), the index column */
+        {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=32&precision=fp16,int8&precision=fp32&index",
+         "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":32,"
+         "\"precision\":\"fp32\"},\"axes\":[{\"input\":\"precision\",\"values\":[\"fp16\",\"int8\"]}],\"index\":true}"},
+        /* a member axis over a catalog fleet, crossed with an integer axis, as NDJSON */
+        {"/sweep/distributed?model=Llama3_70B&fleet=Research_256&fleet.count=8,16&tp_size=4,8&batch_size=256"
+         "&format=ndjson",
+         "{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\","
+         "\"batch_size\":256},\"axes\":[{\"input\":\"fleet.count\",\"values\":[8,16]},{\"input\":\"tp_size\","
+         "\"values\":[4,8]}],\"format\":\"ndjson\"}"},
+        /* a member axis over an inline record given by dotted members */
+        {"/sweep/distributed?model=Llama3_70B&fleet.node=DGX_H100&fleet.fabric=Ethernet_100G&fleet.count=8,16"
+         "&batch_size=256&outputs=parallelism,step_latency_total",
+         "{\"solver\":\"distributed\",\"inputs\":{\"model\":\"Llama3_70B\",\"fleet\":{\"node\":\"DGX_H100\","
+         "\"fabric\":\"Ethernet_100G\"},\"batch_size\":256},\"axes\":[{\"input\":\"fleet.count\",\"values\":[8,16]}],"
+         "\"outputs\":[\"parallelism\",\"step_latency_total\"]}"},
+        /* a catalog axis, a record input with a member override, one shard as CSV */
+        {"/sweep/single_node?model=ResNet50&model.inference_flops=4.1%20GFLOP&hardware=A100,H100,T4&batch_size=32"
+         "&shard=1/2&format=csv&calibration=measured",
+         "{\"solver\":\"single_node\",\"inputs\":{\"model\":{\"base\":\"ResNet50\",\"inference_flops\":\"4.1 GFLOP\"},"
+         "\"batch_size\":32},\"axes\":[{\"input\":\"hardware\",\"values\":[\"A100\",\"H100\",\"T4\"]}],"
+         "\"shard\":\"1/2\",\"format\":\"csv\",\"calibration\":\"measured\"}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        http_resp g, p;
+        cr_assert_eq(http_get(shared_daemon(), cases[i].get, &g), 0);
+        cr_assert_eq(g.status, 200, "%s: %ld %s", cases[i].get, g.status, g.body);
+        cr_assert_eq(http_post_json(shared_daemon(), "/sweep", cases[i].post, &p), 0);
+        cr_assert_eq(p.status, 200, "%s: %ld %s", cases[i].post, p.status, p.body);
+        cr_expect_str_eq(g.content_type, p.content_type, "%s", cases[i].get);
+        cr_expect_str_eq(g.body, p.body, "%s", cases[i].get);
+        http_free(&g);
+        http_free(&p);
+    }
+}
+
 Test(sweep_errors, get_form_errors_name_the_input)
 {
     static const struct {
@@ -804,6 +847,13 @@ Test(sweep_errors, get_form_errors_name_the_input)
         {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=32", 400, ""},
         {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=32,64&format=xml", 400, "format"},
         {"/sweep/no_such_solver?batch_size=32,64", 404, "solver"},
+        {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=32,64&outputs=latency,nope", 400, "outputs[1]"},
+        {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=32,64&index=maybe", 400, "index"},
+        {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=32,64&shard=x", 400, "shard"},
+        {"/sweep/single_node?model=ResNet50&hardware=A100,H100&hardware=Nope&batch_size=32", 404, "inputs.hardware"},
+        {"/sweep/single_node?model=ResNet50&hardware=A100,H100&batch_size=0", 400, "inputs.batch_size"},
+        {"/sweep/single_node?model=ResNet50&hardware=A100,H100&batch_size=32&batch_size.x=1", 400,
+         "inputs.batch_size.x"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         http_resp r;
