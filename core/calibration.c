@@ -148,11 +148,16 @@ static void fill(calib_cache *c, const char *key)
 
 double calib_value(calib_param p, const hw_node *hw)
 {
-    static _Thread_local calib_cache cache;
-    const char *key = hw ? hw->key : "";
-    if (cache.generation != g_generation || strcmp(cache.key, key) != 0)
-        fill(&cache, key);
-    return cache.v[p];
+    /* Two slots: the common values (no accelerator) and the last accelerator's. */
+    static _Thread_local calib_cache common, keyed;
+    if (!hw || !hw->key[0]) {
+        if (common.generation != g_generation)
+            fill(&common, "");
+        return common.v[p];
+    }
+    if (keyed.generation != g_generation || strcmp(keyed.key, hw->key) != 0)
+        fill(&keyed, hw->key);
+    return keyed.v[p];
 }
 
 double calib_precision_factor(int precision)

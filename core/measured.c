@@ -92,13 +92,12 @@ static double allreduce(double bytes, double n, double bw)
     return calib_value(CP_AR_LATENCY_S, NULL) + 2.0 * (n - 1.0) / n * bytes / (bw * calib_value(CP_LINK_EFF, NULL));
 }
 
+/* A term in the trace, to four significant digits (the outputs carry the
+ * exact figures). */
 static void trace_ms(solver_outputs *msgs, const char *what, double seconds, const char *how)
 {
-    if (msgs->quiet)
-        return;
-    char v[40];
-    fmt_double(v, sizeof v, seconds * 1e3);
-    solver_trace(msgs, "Measured: %s %s ms (%s).", what, v, how);
+    if (!msgs->quiet)
+        solver_trace(msgs, "Measured: %s %.4g ms (%s).", what, seconds * 1e3, how);
 }
 
 calib_family measured_single_node_family(const model_t *m, bool training)

@@ -287,7 +287,9 @@ Test(measured, sweep_rows_equal_solve_csv)
         json_t *doc = api_post_doc("/sweep", sweep_body(c, NULL), &st);
         cr_assert_eq(st, 200);
         const json_t *cols = json_object_get(doc, "columns");
-        char *text = json_dumps(sweep_body(c, "csv"), JSON_COMPACT);
+        json_t *csv_body = sweep_body(c, "csv");
+        char *text = json_dumps(csv_body, JSON_COMPACT);
+        json_decref(csv_body);
         http_resp r;
         cr_assert_eq(http_post_json(shared_daemon(), "/sweep", text, &r), 0);
         cr_assert_eq(r.status, 200, "%s", r.body);
@@ -578,7 +580,8 @@ Test(measured, the_trace_terms_are_the_answers)
         json_t *meas = solve_mode(c->solver, in, "measured");
         int lines;
         double v = term_ms(meas, SAME[i].term, &lines), want = result_number(meas, SAME[i].output);
-        cr_expect(fabs(v - want) <= 1e-12 * want + 1e-12, "%s: trace %s %.17g ms, output %s %.17g ms", c->solver,
+        /* the trace states four significant digits */
+        cr_expect(fabs(v - want) <= 5e-4 * want + 1e-12, "%s: trace %s %.17g ms, output %s %.17g ms", c->solver,
                   SAME[i].term, v, SAME[i].output, want);
         json_decref(meas);
         json_decref(in);
