@@ -22,6 +22,7 @@
 
 #include "core/data.h"
 #include "core/roofline.h"
+#include "core/single_node.h"
 #include "core/solver.h"
 
 #define DEFAULT_PER_WORKER_BPS 250e6 /* the tutorial's figure: 250 MB/s per worker */
@@ -333,7 +334,7 @@ static int run_pipeline(const solver_inputs *in, solver_outputs *out, solver_err
     }
 
     roofline_result acc;
-    if (roofline_solve(in, &acc, out, err) != 0)
+    if (single_node_solve(in, &acc, out, err) != 0)
         return -1;
     const hw_node *hw = in_hw(in, RL_HARDWARE);
     double per_worker = in_num(in, I_PER_WORKER);

@@ -27,6 +27,7 @@ typedef struct {
     double intensity;       /* flop/B; may be +inf */
     double energy;          /* J */
     double footprint;       /* B */
+    double peak;            /* flop/s: the precision's rate (or the default peak it fell back to) */
     double flops_eff;       /* flop/s */
     double bw_eff;          /* B/s */
     double mfu, hfu;
@@ -52,12 +53,9 @@ typedef struct {
     bool efficiency_given;        /* the client set efficiency (measured mode keeps it) */
 } roofline_query;
 
-/* Run the roofline on the first RL_N_INPUTS inputs of `in`. Warnings and
- * the constraint trace go to `msgs`. */
-int roofline_solve(const solver_inputs *in, roofline_result *r, solver_outputs *msgs, solver_error *err);
-
-/* The same on explicit values, for solvers that re-run the roofline on a
- * changed record (sensitivity perturbs the hardware). */
+/* mlsysim's roofline of one question (the calibration fields are read by
+ * core/single_node.c, which adds measured mode's physics). Warnings and the
+ * constraint trace go to msgs. */
 int roofline_run(const roofline_query *q, roofline_result *r, solver_outputs *msgs, solver_error *err);
 
 #endif

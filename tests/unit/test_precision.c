@@ -16,6 +16,7 @@
 #include "core/model.h"
 #include "core/precision.h"
 #include "core/roofline.h"
+#include "core/single_node.h"
 #include "core/solver.h"
 
 /* ---- the table ------------------------------------------------------------ */
@@ -120,8 +121,8 @@ static roofline_result solve_at(const hw_node *hw, const model_t *m, const char 
     cr_assert_geq(IN.v[RL_PRECISION].enum_index, 0);
     roofline_result r;
     solver_error e;
-    int rc = roofline_solve(&IN, &r, &MSG, &e);
-    cr_assert_eq(rc, 0, "roofline_solve(%s, %s): %s", hw->name, prec, e.detail);
+    int rc = single_node_solve(&IN, &r, &MSG, &e);
+    cr_assert_eq(rc, 0, "single_node_solve(%s, %s): %s", hw->name, prec, e.detail);
     return r;
 }
 

@@ -21,6 +21,7 @@
 #include "core/model.h"
 #include "core/precision.h"
 #include "core/roofline.h"
+#include "core/single_node.h"
 #include "core/solver.h"
 #include "solver_fixture.h"
 
@@ -1175,7 +1176,7 @@ static void check_pipe_t_acc(const hw_node *h, const model_t *m)
     solver_error e;
     memset(&msgs, 0, sizeof msgs);
     use_pipeline(h, m, 0);
-    cr_assert_eq(roofline_solve(&IN, &r, &msgs, &e), 0);
+    cr_assert_eq(single_node_solve(&IN, &r, &msgs, &e), 0);
     cr_assert_eq(r.latency, PIPE_T_ACC, "latency %.17g", r.latency);
 }
 
