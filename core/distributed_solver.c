@@ -206,4 +206,5 @@ const solver_desc SOLVER_DISTRIBUTED = {
     .measured_families = distributed_families,
     .example_json = "{\"model\":\"Llama3_70B\",\"fleet\":\"Research_256\",\"batch_size\":256,\"tp_size\":8,"
                     "\"pp_size\":2,\"microbatch_count\":8}",
+    .plan_role = "fleet",
 };

@@ -109,4 +109,5 @@ const solver_desc SOLVER_ECONOMICS = {
     .n_outputs = O_N,
     .run = run_economics,
     .example_json = "{\"fleet\":\"Research_256\",\"duration_days\":365,\"grid\":\"Quebec\",\"kwh_price\":0.07}",
+    .plan_role = "macro",
 };

@@ -147,4 +147,5 @@ const solver_desc SOLVER_SINGLE_NODE = {
     .run = run_single_node,
     .measured_families = single_node_families,
     .example_json = "{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"batch_size\":256,\"precision\":\"fp16\"}",
+    .plan_role = "node",
 };

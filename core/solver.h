@@ -294,6 +294,18 @@ typedef struct solver_desc {
      * every catalog edition; the API tests and the benchmarks take each
      * solver's example from here. */
     const char *example_json;
+    /* The level of an mlsysim mlsys.yaml plan this solver answers
+     * (server/plan_mlsysim.c finds it by this role, never by name):
+     *  - "node": one accelerator running the workload; its feasibility
+     *    (does it fit) and performance levels when hardware.nodes is 1, and
+     *    the accelerator a fleet is built of otherwise;
+     *  - "fleet": a fleet of such nodes running the workload together (the
+     *    plan runs it with tp = pp = 1); the performance level when
+     *    hardware.nodes > 1;
+     *  - "macro": the fleet's cost and carbon over a run; the macro level,
+     *    when the plan has ops.
+     * At most one solver holds each role. NULL: none. */
+    const char *plan_role;
 } solver_desc;
 
 /* Registry */

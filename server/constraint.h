@@ -5,7 +5,7 @@
  * converted to the output's unit once, when parsed. Booleans and strings
  * compare with == and != only. A null or non-finite value meets nothing.
  *
- * Callers: optimize.c (its constraints) and plan.c (a plan's assertions).
+ * Callers: optimize.c (its constraints) and plan_assert.c (a plan's assertions).
  * Parsing names the offending field under the caller's prefix
  * ("constraints[0].output", "scenarios[1].assert[2].<="). */
 #ifndef MLSYSD_CONSTRAINT_H

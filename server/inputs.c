@@ -465,7 +465,7 @@ static int parse_scalar(const input_desc *d, const scalar *j, const catalog_edit
         bool alt_used = false;
         if (st == UNITS_DIMENSION && d->alt_dim &&
             units_parse_as(text, *d->alt_dim, NULL, &alt, NULL, 0) == UNITS_OK) {
-            v->num = alt * d->alt_factor;   /* the descriptor's conversion (scaling: GPU time -> flop) */
+            v->num = alt * d->alt_factor;   /* the descriptor's conversion (a compute budget in GPU time -> flop) */
             st = UNITS_OK;
             alt_used = true;
         }

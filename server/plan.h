@@ -12,7 +12,7 @@
  *    optimize's at its best point.
  *  - mlsysim's mlsys.yaml ({version, name, workload, hardware, ops?,
  *    constraints: {assert: [{metric, min, max}]}}), scored as mlsysim scores
- *    it (plan_mlsysim.h).
+ *    it (plan_mlsysim.c).
  *
  * Evaluating answers with the status of the plan: "infeasible" when any
  * scenario is (its solver's feasible output is false; no point of a sweep

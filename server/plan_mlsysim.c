@@ -9,19 +9,22 @@
  *   constraints {assert: [{metric, min, max}]}
  *   (+ mlsysd's catalog and calibration).
  *
- * One node: single_node, whose levels are feasibility {memory_used_gb,
+ * Each level is answered by the solver whose descriptor holds its
+ * plan_role (core/solver.h); this file names no solver. One node: the
+ * "node" solver, whose levels are feasibility {memory_used_gb,
  * memory_capacity_gb, memory_utilization} (FAIL when the footprint does not
  * fit: the plan is infeasible) and performance {latency (ms), throughput
  * (1/s), mfu}. nodes > 1: a fleet of nodes / accelerators_per_node nodes
  * of accelerators_per_node accelerators (intra_node_bw default: the
  * accelerator's NVLink, else its host link, else fabric_bandwidth) run by
- * distributed with tp = pp = 1: performance {step_latency, comm_overhead
- * (ms), fleet_throughput (1/s)}, feasibility PASS as in mlsysim. With a
- * fleet and ops, economics: macro {tco_usd, carbon_footprint (t),
- * energy_cost, capex (USD)}; otherwise macro is SKIPPED. workload.seq_len
- * is read and checked but, as in mlsysim, not passed on. One difference:
- * ops.region is passed to economics as its grid (mlsysim reads it and
- * drops it).
+ * the "fleet" solver with tp = pp = 1: performance {step_latency,
+ * comm_overhead (ms), fleet_throughput (1/s)}, feasibility PASS as in
+ * mlsysim. With a fleet and ops, the "macro" solver: macro {tco_usd,
+ * carbon_footprint (t), energy_cost, capex (USD)}; otherwise macro is
+ * SKIPPED. workload.seq_len is read and checked but, as in mlsysim, not
+ * passed on. One difference: ops.region is passed to the "macro" solver as
+ * its grid (mlsysim reads it and drops it). The scenario's answers are keyed
+ * by the solvers' names.
  *
  * An assertion's metric must be one of those names (else a 400 naming
  * constraints.assert[i].metric); one not available for this plan (a fleet
@@ -80,6 +83,20 @@ static void set_metric(scorecard *sc, int m, double v)
 bool plan_is_mlsysim(const json_t *plan)
 {
     return json_object_get(plan, "workload") && json_object_get(plan, "hardware") && !json_object_get(plan, "scenarios");
+}
+
+/* The solver that answers one of mlsysim's plan levels: the one whose
+ * descriptor holds plan_role `role` ("node", "fleet", "macro"); NULL with a
+ * 500 in err when none does. */
+static const solver_desc *role_solver(const char *role, api_error *err)
+{
+    for (size_t i = 0; i < solver_count(); i++) {
+        const solver_desc *s = solver_at(i);
+        if (s->plan_role && !strcmp(s->plan_role, role))
+            return s;
+    }
+    api_fail(err, 500, "internal", "", "no solver answers mlsysim's %s level (core/solver.h plan_role)", role);
+    return NULL;
 }
 
 /* mlsysim's names for the fields the front end names by input. */
@@ -402,16 +419,21 @@ json_t *plan_mlsysim_evaluate(app *a, const json_t *plan, plan_status *st, api_e
     if (parse_asserts(plan, as, &n_as, err) != 0)
         return NULL;
 
+    const solver_desc *node_solver = role_solver("node", err), *fleet_solver = NULL, *macro_solver = NULL;
+    if (!node_solver || (nodes > 1 && !(fleet_solver = role_solver("fleet", err))) ||
+        (nodes > 1 && ops && !(macro_solver = role_solver("macro", err))))
+        return NULL;
+
     scorecard sc = {0};
     sc.status[L_MACRO] = "SKIPPED";
     snprintf(sc.summary[L_MACRO], sizeof sc.summary[L_MACRO], "No Ops config provided");
     json_t *entry = json_pack("{s:s, s:s, s:s}", "name", name, "kind", "mlsysim", "solver",
-                              nodes == 1 ? "single_node" : "distributed");
+                              nodes == 1 ? node_solver->name : fleet_solver->name);
     json_t *answers = json_object();
     bool infeasible = false;
 
-    /* the single node, also for the accelerator a fleet is built of */
-    json_t *body = json_pack("{s:s, s:{s:s, s:s, s:I, s:s, s:f}}", "solver", "single_node", "inputs", "model", model,
+    /* the node solver, also for the accelerator a fleet is built of */
+    json_t *body = json_pack("{s:s, s:{s:s, s:s, s:I, s:s, s:f}}", "solver", node_solver->name, "inputs", "model", model,
                              "hardware", hw_name, "batch_size", (json_int_t)batch, "precision", precision,
                              "efficiency", efficiency);
     add_envelope(body, plan);
@@ -444,7 +466,7 @@ json_t *plan_mlsysim_evaluate(app *a, const json_t *plan, plan_status *st, api_e
         sc.status[L_PERFORMANCE] = fits ? "PASS" : "FAIL";
         snprintf(sc.summary[L_PERFORMANCE], sizeof sc.summary[0], "%s Bound%s", bn, fits ? "" : " (infeasible)");
         infeasible = !fits;
-        json_object_set(answers, "single_node", ps.answer);
+        json_object_set(answers, node_solver->name, ps.answer);
         plan_solved_free(&ps);
     } else {
         const hw_node *acc = in_hw(ps.in, solver_input_index(ps.r.s, "hardware"));
@@ -452,7 +474,7 @@ json_t *plan_mlsysim_evaluate(app *a, const json_t *plan, plan_status *st, api_e
         plan_solved_free(&ps);
         if (!fleet)
             goto fail;
-        body = json_pack("{s:s, s:{s:s, s:O, s:I, s:s, s:f, s:i, s:i}}", "solver", "distributed", "inputs", "model",
+        body = json_pack("{s:s, s:{s:s, s:O, s:I, s:s, s:f, s:i, s:i}}", "solver", fleet_solver->name, "inputs", "model",
                          model, "fleet", fleet, "batch_size", (json_int_t)batch, "precision", precision, "efficiency",
                          efficiency, "tp_size", 1, "pp_size", 1);
         add_envelope(body, plan);
@@ -472,10 +494,10 @@ json_t *plan_mlsysim_evaluate(app *a, const json_t *plan, plan_status *st, api_e
         double scaling = solved_num(&ps, "scaling_efficiency", &ok);
         sc.status[L_PERFORMANCE] = "PASS";
         snprintf(sc.summary[L_PERFORMANCE], sizeof sc.summary[0], "Scaling Efficiency: %.1f%%", scaling * 100);
-        json_object_set(answers, "distributed", ps.answer);
+        json_object_set(answers, fleet_solver->name, ps.answer);
         plan_solved_free(&ps);
         if (ops) {
-            body = json_pack("{s:s, s:{s:O, s:f}}", "solver", "economics", "inputs", "fleet", fleet, "duration_days",
+            body = json_pack("{s:s, s:{s:O, s:f}}", "solver", macro_solver->name, "inputs", "fleet", fleet, "duration_days",
                              days);
             if (region)
                 json_object_set_new(json_object_get(body, "inputs"), "grid", json_string(region));
@@ -493,7 +515,7 @@ json_t *plan_mlsysim_evaluate(app *a, const json_t *plan, plan_status *st, api_e
             put_num_if(&sc, M_CAPEX, &ps, "capex", 1);
             sc.status[L_MACRO] = "PASS";
             snprintf(sc.summary[L_MACRO], sizeof sc.summary[0], "TCO: $%.0f", sc.v[M_TCO]);
-            json_object_set(answers, "economics", ps.answer);
+            json_object_set(answers, macro_solver->name, ps.answer);
             plan_solved_free(&ps);
         }
         json_decref(fleet);

@@ -3,12 +3,12 @@
  * (clearAnswer), a /solve answer (showSolve: the result with units and
  * meanings, a table output's rows, warnings, assumptions with what the model
  * leaves out and its measured error band, the inputs as used,
- * then the pipeline and roofline pictures) and a /sweep answer (showSweep: the
+ * then the stage bars and roofline pictures) and a /sweep answer (showSweep: the
  * chart, every row, the points with an error, the CSV download). */
 import {$, el} from './dom.js';
 import {fmtNum, fmtPct, shellQuote} from './format.js';
 import {state} from './state.js';
-import {chartReady, drawPipeline, drawRoofline, drawSweep} from './charts.js';
+import {chartReady, drawStages, drawRoofline, drawSweep} from './charts.js';
 
 export function showCurl(path, body) {
   $('curl').textContent = 'curl -s -X POST ' + shellQuote(location.origin + path) +
@@ -37,7 +37,7 @@ export function clearAnswer() {
   $('problem').hidden = true;
   $('result').textContent = '';
   $('status').textContent = '';
-  for (const f of ['fig-roofline', 'fig-pipeline', 'fig-sweep']) $(f).hidden = true;
+  for (const f of ['fig-roofline', 'fig-stages', 'fig-sweep']) $(f).hidden = true;
   for (const c of document.querySelectorAll('[aria-invalid]')) c.removeAttribute('aria-invalid');
 }
 
@@ -150,7 +150,7 @@ export async function showSolve(body, ans, roof) {
       (ans.input_units[k] ? ' ' + ans.input_units[k] : '')).join(', ')}));
   }
   await chartReady();
-  drawPipeline(ans);
+  drawStages(ans);
   drawRoofline(await roof);
 }
 

@@ -6,7 +6,7 @@
  * /solvers by its outputs (rooflineSolver), on the form's accelerator and those
  * to compare, one POST /batch: rooflineData, drawRoofline), the stage bars of a
  * solver with storage_time / transform_time / accelerator_step_time
- * (drawsStages, drawPipeline) and a sweep's chosen output against its first
+ * (drawsStages, drawStages) and a sweep's chosen output against its first
  * axis (drawSweep). No solver is named here: each picture names the outputs it
  * draws. */
 import {$, el} from './dom.js';
@@ -31,14 +31,10 @@ export function chartReady() {
 
 export const COLORS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d'];
 
-/* The canvas of a chart, by its role, where index.html's id is not "chart-<role>":
- * the stage bars sit in the input pipeline's figure (fig-pipeline, chart-pipeline, pipeline-notes). */
-const CANVAS = {stages: 'chart-pipeline'};
-
 export function chart(name, config) {
   if (state.charts[name]) state.charts[name].destroy();
   config.options = Object.assign({responsive: true, maintainAspectRatio: false, animation: false}, config.options);
-  state.charts[name] = new window.Chart($(CANVAS[name] || 'chart-' + name), config);
+  state.charts[name] = new window.Chart($('chart-' + name), config);
   return state.charts[name];
 }
 
@@ -50,8 +46,8 @@ export const rooflineSolver = () => state.solvers.find((s) =>
   hasAll(s.outputs, ['arithmetic_intensity', 'peak_flops_actual', 'peak_bw_actual', 'bottleneck']) &&
   hasAll(s.inputs, ['model', 'hardware']));
 
-/* Whether a solver's answers have the stage bars drawPipeline draws. */
-export const drawsStages = (s) => hasAll(s.outputs, STAGES.map(([, k]) => k).concat(['binding_stage']));
+/* Whether a solver's answers have the stage bars drawStages draws. */
+export const drawsStages = (s) => hasAll(s.outputs, STAGES.map(([, k]) => k).concat(['binding_stage', 'accelerator_bottleneck']));
 
 /* The roofline's data for a request: the roofline solver on the form's
  * accelerator and those to compare, in one POST /batch (the form's other inputs
@@ -94,6 +90,8 @@ export function drawRoofline(pts) {
       text: p.hw + ': roof ' + fmtUnit(p.peak, 'flop/s') + ', memory ' + fmtUnit(p.bw, 'B/s') + ', ridge at ' +
         fmtNum(ridge) + ' flop/B; the workload (' + fmtNum(p.ai) + ' flop/B) is ' + p.bottleneck + '-bound'}));
   });
+  const sn = rooflineSolver();
+  $('roofline-solver').textContent = sn ? sn.name + ': ' : '';
   $('fig-roofline').hidden = false;
   chart('roofline', {type: 'scatter', data: {datasets},
     options: {scales: {
@@ -107,13 +105,15 @@ export function drawRoofline(pts) {
 /* The stage bars: storage, CPU transformation and accelerator time per step. */
 const STAGES = [['Storage', 'storage_time'], ['CPU transform', 'transform_time'], ['Accelerator', 'accelerator_step_time']];
 
-/* Storage, CPU transformation and accelerator time per step, the binding one marked. */
-export function drawPipeline(ans) {
+/* Storage, CPU transformation and accelerator time per step, the binding one
+ * marked: binding_stage is Storage, the accelerator's own bottleneck
+ * (accelerator_bottleneck: Compute or Memory), or else the CPU's stage. */
+export function drawStages(ans) {
   const r = ans.result;
   const stages = STAGES;
   if (!stages.every(([, k]) => typeof r[k] === 'number')) return;
-  const bind = r.binding_stage === 'Storage' ? 0 : r.binding_stage === 'Transformation' ? 1 : 2;
-  $('fig-pipeline').hidden = false;
+  const bind = r.binding_stage === 'Storage' ? 0 : r.binding_stage === r.accelerator_bottleneck ? 2 : 1;
+  $('fig-stages').hidden = false;
   const unit = (ans.units || {}).step_time || 'ms';
   chart('stages', {type: 'bar', data: {labels: stages.map(([l], i) => l + (i === bind ? ' (binding)' : '')),
     datasets: [{label: 'time per step (' + unit + ')', data: stages.map(([, k]) => r[k]),
@@ -123,8 +123,8 @@ export function drawPipeline(ans) {
   const text = 'Binding stage: ' + r.binding_stage + '. Step ' + fmtNum(r.step_time) + ' ' + unit +
     (typeof r.accelerator_utilization === 'number' ? '; accelerator busy ' + (100 * r.accelerator_utilization).toFixed(1) + '%' : '') +
     (r.workers_needed !== undefined ? '; CPU workers needed: ' + r.workers_needed : '') + '.';
-  $('pipeline-notes').textContent = text;
-  $('chart-pipeline').setAttribute('aria-label', 'Pipeline stages: ' + stages.map(([l, k]) => l + ' ' + fmtNum(r[k]) + ' ' + unit).join(', ') + '. ' + text);
+  $('stages-notes').textContent = text;
+  $('chart-stages').setAttribute('aria-label', 'Stages: ' + stages.map(([l, k]) => l + ' ' + fmtNum(r[k]) + ' ' + unit).join(', ') + '. ' + text);
 }
 
 /* A log axis when the values are positive and span two decades or more. */

@@ -13,7 +13,7 @@
  *   state.js    the page's shared state
  *   api.js      the API client and the catalog lists
  *   form.js     the solver's form, its request, the URL's hash
- *   charts.js   Chart.js, the roofline, the pipeline bars, the sweep chart
+ *   charts.js   Chart.js, the roofline, the stage bars, the sweep chart
  *   answer.js   the answer panel
  *   catalog.js  the Catalog view (loaded when first opened)
  *   validation.js  the Validation view (loaded when first opened)

@@ -103,7 +103,7 @@ after(async () => {
 // The issue's budget for a first visit: everything the page transfers, compressed, under 400 KB.
 const TRANSFER_BUDGET = 400 * 1024;
 
-test('first load shows the worked example: pipeline bars and the roofline, drawn; the first visit transfers under 400 KB', async () => {
+test('first load shows the worked example: stage bars and the roofline, drawn; the first visit transfers under 400 KB', async () => {
   // a cold first visit: nothing cached; the bytes on the wire (headers included) as chromium's network stack counts them
   await page.setCacheEnabled(false);
   const cdp = await page.createCDPSession();
@@ -118,7 +118,7 @@ test('first load shows the worked example: pipeline bars and the roofline, drawn
   });
   cdp.on('Network.loadingFinished', (e) => wire.set(e.requestId, e.encodedDataLength));
   await page.goto(base + '/', {waitUntil: 'load'});
-  await page.waitForSelector('#fig-pipeline:not([hidden])');
+  await page.waitForSelector('#fig-stages:not([hidden])');
   await page.waitForSelector('#fig-roofline:not([hidden])');
   await page.waitForFunction(() => performance.getEntriesByName('mlsysd:first-render').length > 0);
   // what the page fetches after its first render (the pickers' catalog lists) counts too
@@ -148,11 +148,11 @@ test('first load shows the worked example: pipeline bars and the roofline, drawn
   // the browser accepts gzip: the dashboard's files and the larger answers come compressed
   for (const f of ['/ui/chart.min.js', '/ui/dashboard.js', '/ui/dashboard.css', '/solvers', '/catalog/hardware?catalog=current'])
     assert.equal(encoding.get(f), 'gzip', `${f} sent gzip-encoded (${[...encoding].map((e) => e.join(' ')).join(', ')})`);
-  const bars = await chartData('pipeline');
+  const bars = await chartData('stages');
   const api = await getJSON(base + '/solve/pipeline?model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8');
   assert.deepEqual(bars.datasets[0].data, [api.result.storage_time, api.result.transform_time, api.result.accelerator_step_time]);
   assert.match(bars.labels[1], /binding/, 'the binding stage (Transformation) is marked');
-  const notes = await page.$eval('#pipeline-notes', (e) => e.textContent);
+  const notes = await page.$eval('#stages-notes', (e) => e.textContent);
   assert.ok(notes.includes('CPU workers needed: ' + api.result.workers_needed), notes);
   const roof = await chartData('roofline');
   assert.deepEqual(roof.datasets.filter((d) => d.role === 'ridge').map((d) => d.hw), ['A100', 'H100']);
@@ -743,7 +743,7 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
 test('on a phone-sized screen the form and answer stay in one column', async () => {
   await page.setViewport({width: 390, height: 844});
   await page.goto(base + '/', {waitUntil: 'load'});
-  await page.waitForSelector('#fig-pipeline:not([hidden])');
+  await page.waitForSelector('#fig-stages:not([hidden])');
   await shot('09-phone');
   const overflow = () => page.evaluate(() => {
     const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 &&

@@ -3,7 +3,7 @@
 // of docs/BENCHMARKS.md). Cold loads of "/" (a fresh browser context each,
 // cache off); for each: the time from navigation start to the page's
 // performance mark "mlsysd:first-render" (set by web/dashboard.js when the
-// worked example's answer, pipeline bars and roofline are drawn), the bytes
+// worked example's answer, stage bars and roofline are drawn), the bytes
 // on the wire up to then and in all (CDP Network.loadingFinished, headers
 // included) and every resource's start and end (PerformanceResourceTiming).
 // Several daemon binaries (--binary A,B) are measured in turns, one load each,
