@@ -22,7 +22,13 @@
  * Binding constraints: for an axis objective, those broken by the
  * neighbouring point one step further in the objective's direction (the
  * other axes as at the optimum); for an output objective, the inequality
- * with the least slack relative to its bound. */
+ * with the least slack relative to its bound.
+ *
+ * Several objectives ("objectives": 2 to 4): every point is solved once and
+ * the answer is the Pareto front of the feasible points, those no other
+ * feasible point matches or beats in every objective and beats in one (at
+ * most PARETO_MAX kept; ties keep the first point), each with its /solve
+ * answer. */
 #include "server/optimize.h"
 
 #include <math.h>
@@ -33,39 +39,14 @@
 #include "server/body.h"
 #include "server/constraint.h"
 #include "server/front.h"
+#include "server/optimize_internal.h"
 #include "server/reply.h"
 #include "server/solve.h"
 #include "server/sweep.h"
 
-#define TOP_K_MAX 100
 #define TOP_K_DEFAULT 5
-#define MAX_CONSTRAINTS 16
 
-typedef struct {
-    unsigned long long p;
-    double obj;
-} ranked;
 
-typedef struct {
-    app *a;
-    solver_request r; /* the envelope: solver, edition, calibration */
-    const solver_desc *s;
-    sweep_stream *sp;
-    constraint c[MAX_CONSTRAINTS];
-    int n_c;
-    bool maximize;
-    int obj_axis;   /* the objective is this axis, or -1 */
-    int obj_col;    /* or this output */
-    int top_k;
-    ranked top[TOP_K_MAX];
-    int n_top;
-    unsigned long long evaluated; /* solver runs of the search, an abandoned bisection's included */
-    unsigned long long feasible;  /* bisection counts them from the edge it found, without solving them */
-    unsigned long long failed;    /* points of the final search whose inputs failed */
-    bool cut_off;
-    const char *method;
-    char why[200];
-} opt;
 
 /* --- parsing ------------------------------------------------------------------------------ */
 
@@ -79,33 +60,65 @@ static int parse_constraint(opt *o, const json_t *j, size_t i, api_error *err)
     return 0;
 }
 
-static int parse_objective(opt *o, const json_t *j, api_error *err)
+/* {"maximize": NAME} or {"minimize": NAME}, NAME a numeric axis or a
+ * numeric output; `at` is the field's JSON path ("objective", "objectives[1]"). */
+int optimize_parse_objective(const opt *o, const json_t *j, const char *at, objective *ob, api_error *err)
 {
     const json_t *jmax = json_object_get(j, "maximize"), *jmin = json_object_get(j, "minimize");
     if (!json_is_object(j) || json_object_size(j) != 1 || (!jmax && !jmin))
-        return api_fail(err, 400, "invalid-input", "objective",
-                        "objective is {\"maximize\": NAME} or {\"minimize\": NAME}, NAME an axis input or a numeric "
-                        "output");
-    o->maximize = jmax != NULL;
-    const char *field = jmax ? "objective.maximize" : "objective.minimize";
+        return api_fail(err, 400, "invalid-input", at,
+                        "%s is {\"maximize\": NAME} or {\"minimize\": NAME}, NAME an axis input or a numeric "
+                        "output",
+                        at);
+    ob->maximize = jmax != NULL;
+    char field[64];
+    snprintf(field, sizeof field, "%s.%s", at, jmax ? "maximize" : "minimize");
     const char *name = json_string_value(jmax ? jmax : jmin);
-    o->obj_axis = o->obj_col = -1;
+    ob->axis = ob->col = -1;
     for (int a = 0; name && a < sweep_space_axes(o->sp); a++)
         if (!strcmp(sweep_space_axis_label(o->sp, a), name))
-            o->obj_axis = a;
-    if (o->obj_axis >= 0) {
-        if (!sweep_space_axis_numeric(o->sp, o->obj_axis))
+            ob->axis = a;
+    if (ob->axis >= 0) {
+        if (!sweep_space_axis_numeric(o->sp, ob->axis))
             return api_fail(err, 400, "invalid-input", field, "axis '%s' is not numeric: it has no order to optimize",
                             name);
         return 0;
     }
-    o->obj_col = name ? solver_output_index(o->s, name) : -1;
-    if (o->obj_col < 0)
+    ob->col = name ? solver_output_index(o->s, name) : -1;
+    if (ob->col < 0)
         return api_fail(err, 400, "invalid-input", field, "'%.60s' is neither an axis nor an output of solver %s",
                         name ? name : "?", o->s->name);
-    output_kind k = o->s->outputs[o->obj_col].kind;
+    output_kind k = o->s->outputs[ob->col].kind;
     if (k != OUT_NUMBER && k != OUT_INTEGER)
         return api_fail(err, 400, "invalid-input", field, "output '%s' is not a number", name);
+    return 0;
+}
+
+static int parse_objective(opt *o, const json_t *j, api_error *err)
+{
+    objective ob;
+    if (optimize_parse_objective(o, j, "objective", &ob, err) != 0)
+        return -1;
+    o->maximize = ob.maximize;
+    o->obj_axis = ob.axis;
+    o->obj_col = ob.col;
+    return 0;
+}
+
+static int parse_objectives(opt *o, const json_t *j, api_error *err)
+{
+    if (!json_is_array(j) || json_array_size(j) < 2 || json_array_size(j) > MAX_OBJECTIVES)
+        return api_fail(err, 400, "invalid-input", "objectives",
+                        "objectives is an array of 2 to %d objectives ({\"maximize\": NAME} or {\"minimize\": "
+                        "NAME}); one objective goes in \"objective\"",
+                        MAX_OBJECTIVES);
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        char at[32];
+        snprintf(at, sizeof at, "objectives[%zu]", i);
+        if (optimize_parse_objective(o, json_array_get(j, i), at, &o->objs[i], err) != 0)
+            return -1;
+    }
+    o->n_objs = (int)json_array_size(j);
     return 0;
 }
 
@@ -116,7 +129,7 @@ static bool meets(const opt *o, const constraint *c, const solver_outputs *out)
     return constraint_meets(o->s, c, &out->v[c->col]);
 }
 
-static bool meets_all(const opt *o, const solver_outputs *out)
+bool optimize_meets_all(const opt *o, const solver_outputs *out)
 {
     for (int i = 0; i < o->n_c; i++)
         if (!meets(o, &o->c[i], out))
@@ -135,7 +148,7 @@ static int try_point(opt *o, unsigned long long p, double *v)
         o->failed++;
         return -1;
     }
-    if (!meets_all(o, out))
+    if (!optimize_meets_all(o, out))
         return 0;
     if (o->obj_axis >= 0) {
         *v = sweep_space_axis_value(o->sp, o->obj_axis, p);
@@ -408,7 +421,7 @@ static int put_ranked(strbuf *b, opt *o, int rank)
     const ranked *r = &o->top[rank];
     const solver_inputs *in;
     const solver_outputs *out;
-    if (sweep_eval(o->sp, r->p, &in, &out) || !meets_all(o, out))
+    if (sweep_eval(o->sp, r->p, &in, &out) || !optimize_meets_all(o, out))
         return -1;
     sb_printf(b, "{\"rank\":%d,\"point\":", rank + 1);
     sweep_space_point_json(o->sp, b, r->p);
@@ -444,6 +457,16 @@ static int write_answer(opt *o, app_response *resp)
     sb_json_string(b, o->why);
     sb_printf(b, ",\"points\":%llu,\"evaluated\":%llu,\"failed\":%llu,\"feasible\":%llu", sweep_space_points(o->sp),
               o->evaluated, o->failed, o->feasible);
+    if (o->n_objs > 0) {
+        optimize_put_front(b, o);
+        if (o->cut_off)
+            sb_printf(b, ",\"error\":\"search cut off by the request timeout (%g s) after %llu of %llu points\"",
+                      o->a->cfg->request_timeout, o->evaluated, sweep_space_points(o->sp));
+        sb_puts(b, "}\n");
+        resp->status = 200;
+        resp->content_type = JSON_CT;
+        return 0;
+    }
     sb_puts(b, ",\"objective\":{");
     sb_json_string(b, o->maximize ? "maximize" : "minimize");
     sb_putc(b, ':');
@@ -493,15 +516,15 @@ void optimize_handle(app *a, const app_request *req, app_response *resp, const c
     const char *key;
     json_t *val;
     json_object_foreach(body, key, val) {
-        static const char *const KEYS[] = {"solver", "inputs",      "axes",      "catalog", "calibration",
-                                           "constraints", "objective", "top_k", "method"};
+        static const char *const KEYS[] = {"solver",      "inputs",    "axes",       "catalog", "calibration",
+                                           "constraints", "objective", "objectives", "top_k",   "method"};
         bool known = false;
         for (size_t i = 0; i < sizeof KEYS / sizeof KEYS[0]; i++)
             known |= !strcmp(key, KEYS[i]);
         if (!known) {
             api_fail(&err, 400, "unknown-field", key,
                      "unknown field '%.80s'; an /optimize body has solver, inputs, axes, catalog, calibration, "
-                     "constraints, objective, top_k and method",
+                     "constraints, objective (or objectives), top_k and method",
                      key);
             goto fail;
         }
@@ -521,6 +544,31 @@ void optimize_handle(app *a, const app_request *req, app_response *resp, const c
     for (size_t i = 0; i < json_array_size(jc); i++)
         if (parse_constraint(o, json_array_get(jc, i), i, &err) != 0)
             goto fail;
+    const json_t *jobjs = json_object_get(body, "objectives");
+    if (jobjs && json_object_get(body, "objective")) {
+        api_fail(&err, 400, "invalid-input", "objectives",
+                 "give objective (one) or objectives (a Pareto front of several), not both");
+        goto fail;
+    }
+    if (jobjs) {
+        const char *m = json_string_value(json_object_get(body, "method"));
+        if (parse_objectives(o, jobjs, &err) != 0)
+            goto fail;
+        if (json_object_get(body, "top_k")) {
+            api_fail(&err, 400, "invalid-input", "top_k", "top_k ranks one objective; a Pareto front has no ranks");
+            goto fail;
+        }
+        if (m && strcmp(m, "auto") && strcmp(m, "exhaustive")) {
+            api_fail(&err, 400, "invalid-input", "method", "several objectives are searched exhaustively");
+            goto fail;
+        }
+        optimize_pareto(o);
+        write_answer(o, resp);
+        sweep_stream_free(o->sp);
+        free(o);
+        json_decref(body);
+        return;
+    }
     if (parse_objective(o, json_object_get(body, "objective"), &err) != 0)
         goto fail;
     const json_t *jk = json_object_get(body, "top_k");

@@ -462,3 +462,74 @@ Test(optimize, cli_matches_http)
     unlink(out);
     http_free(&r);
 }
+
+/* --- several objectives: the Pareto front -------------------------------------------------------- */
+
+#define FRONT_BODY(objs, extra)                                                                                   \
+    "{\"solver\":\"serving\",\"calibration\":\"measured\",\"inputs\":{\"model\":\"Llama3_70B\",\"seq_len\":2048,"      \
+    "\"batch_size\":8,\"precision\":\"fp8\"},\"axes\":[{\"input\":\"hardware\",\"values\":[\"A100\",\"H100\","        \
+    "\"H200\",\"MI300X\",\"B200\"]},{\"input\":\"tp\",\"values\":[1,2,4,8]}],\"constraints\":[{\"output\":"           \
+    "\"feasible\",\"==\":true}],\"objectives\":" objs extra "}"
+
+/* No point of the front is at least as good in every objective and better in
+ * one than another; each carries its /solve answer; every feasible point off
+ * the front is dominated by one on it. */
+Test(optimize, pareto_front_points_do_not_dominate_one_another)
+{
+    long st;
+    json_t *ans = api_post("/optimize", FRONT_BODY("[{\"minimize\":\"itl\"},{\"minimize\":\"tp\"}]", ""), &st);
+    cr_assert_eq(st, 200);
+    const json_t *front = json_object_get(ans, "pareto");
+    cr_assert(json_array_size(front) >= 2, "a front of one point says nothing: %zu", json_array_size(front));
+    size_t i, j;
+    json_t *a, *b;
+    json_array_foreach(front, i, a) {
+        double ai = json_number_value(json_object_get(json_object_get(a, "objectives"), "itl"));
+        double at = json_number_value(json_object_get(json_object_get(a, "objectives"), "tp"));
+        json_array_foreach(front, j, b) {
+            if (i == j)
+                continue;
+            double bi = json_number_value(json_object_get(json_object_get(b, "objectives"), "itl"));
+            double bt = json_number_value(json_object_get(json_object_get(b, "objectives"), "tp"));
+            cr_expect(!(ai <= bi && at <= bt && (ai < bi || at < bt)), "front point %zu dominates %zu", i, j);
+        }
+        /* its answer is /solve's at that point */
+        const json_t *point = json_object_get(a, "point");
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"solver\":\"serving\",\"calibration\":\"measured\",\"inputs\":{\"model\":\"Llama3_70B\","
+                 "\"seq_len\":2048,\"batch_size\":8,\"precision\":\"fp8\",\"hardware\":\"%s\",\"tp\":%lld}}",
+                 json_string_value(json_object_get(point, "hardware")),
+                 (long long)json_integer_value(json_object_get(point, "tp")));
+        json_t *solve = solve_ok(body);
+        cr_expect(json_equal(json_object_get(json_object_get(a, "answer"), "result"), json_object_get(solve, "result")),
+                  "front point %zu: its answer differs from /solve", i);
+        cr_expect_eq(json_real_value(json_object_get(json_object_get(solve, "result"), "itl")), ai);
+        json_decref(solve);
+    }
+    cr_expect_eq(json_integer_value(json_object_get(ans, "points")), 20);
+    json_decref(ans);
+}
+
+Test(optimize, several_objectives_refuse_top_k_bisection_and_a_single_objective_beside)
+{
+    long st;
+    json_t *p = api_post("/optimize", FRONT_BODY("[{\"minimize\":\"itl\"},{\"minimize\":\"tp\"}]", ",\"top_k\":3"), &st);
+    expect_refusal(p, st, 400, "top_k", "Pareto");
+    json_decref(p);
+    p = api_post("/optimize", FRONT_BODY("[{\"minimize\":\"itl\"},{\"minimize\":\"tp\"}]", ",\"method\":\"bisection\""),
+                 &st);
+    expect_refusal(p, st, 400, "method", "exhaustively");
+    json_decref(p);
+    p = api_post("/optimize",
+                 FRONT_BODY("[{\"minimize\":\"itl\"},{\"minimize\":\"tp\"}]", ",\"objective\":{\"minimize\":\"itl\"}"),
+                 &st);
+    expect_refusal(p, st, 400, "objectives", "not both");
+    json_decref(p);
+    p = api_post("/optimize", FRONT_BODY("[{\"minimize\":\"itl\"}]", ""), &st);
+    expect_refusal(p, st, 400, "objectives", "2 to 4");
+    json_decref(p);
+    p = api_post("/optimize", FRONT_BODY("[{\"minimize\":\"itl\"},{\"least\":\"tp\"}]", ""), &st);
+    expect_refusal(p, st, 400, "objectives[1]", "maximize");
+    json_decref(p);
+}
