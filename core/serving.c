@@ -155,7 +155,8 @@ static const input_constraint CONSTRAINTS[] = {
 /* --- run ------------------------------------------------------------------------ */
 
 enum {
-    O_FEASIBLE, O_TTFT, O_ITL, O_KV, O_WEIGHTS, O_TOTAL, O_MEM_UTIL, O_HIT, O_CHUNKS, O_CHUNK_TIME, O_STALL, O_N
+    O_FEASIBLE, O_TTFT, O_ITL, O_KV, O_WEIGHTS, O_TOTAL, O_MEM_UTIL, O_HIT, O_CHUNKS, O_CHUNK_TIME, O_STALL,
+    O_MAX_BATCH, O_MAX_SEQ, O_N
 };
 
 static const output_desc OUTPUTS[O_N] = {
@@ -186,6 +187,12 @@ static const output_desc OUTPUTS[O_N] = {
     [O_STALL] = {.name = "decode_stall_bound", .kind = OUT_NUMBER, .unit = "ms",
                  .description = "Longest a prefill chunk can stall ongoing decodes (null without chunking)",
                  .nullable = true},
+    [O_MAX_BATCH] = {.name = "max_batch_at_seq_len", .kind = OUT_INTEGER, .unit = "",
+                     .description = "Largest batch whose KV cache at seq_len fits beside the weights (and draft) in "
+                                    "the decode node's memory x tp (0: the weights alone do not fit)"},
+    [O_MAX_SEQ] = {.name = "max_seq_len_at_batch", .kind = OUT_INTEGER, .unit = "",
+                   .description = "Longest context (tokens) whose KV cache at batch_size fits beside the weights "
+                                  "(and draft) in the decode node's memory x tp (0: none)"},
 };
 
 /* ServingModel's constraint trace (most of a solve's time: five numbers
@@ -242,6 +249,13 @@ static int run_serving(const solver_inputs *in, solver_outputs *out, solver_erro
         out_null(out, O_CHUNK_TIME);
         out_null(out, O_STALL);
     }
+    /* What fits: the memory the weights (and the draft) leave over tp
+     * accelerators, in KV cache per sequence at seq_len or per token at the batch. */
+    const hw_node *dec = p.decode_hw ? p.decode_hw : p.hw;
+    double room = dec->mem_capacity * in_num(in, I_TP) - (r.total - r.kv_cache);
+    double kv_seq = r.kv_cache / p.batch, kv_token = kv_seq / p.seq_len;
+    out_int(out, O_MAX_BATCH, room > 0 && kv_seq > 0 ? floor(room / kv_seq) : 0);
+    out_int(out, O_MAX_SEQ, room > 0 && kv_token > 0 ? floor(room / (kv_token * p.batch)) : 0);
     return 0;
 }
 

@@ -112,6 +112,25 @@ Test(serving, prefill_decode_and_memory)
     cr_expect_eq(OUT.n_warnings, 0);
 }
 
+/* What fits beside the weights (same setup): 80e9 B - 2e9 B of weights leaves
+ * 78e9 B; a sequence of 1000 tokens keeps 1.024e7 B of KV cache, a token
+ * 10240 B. At tp 2 the weights split over twice the memory. */
+Test(serving, the_batch_and_context_that_fit)
+{
+    serving_base();
+    solve_ok();
+    expect_num("max_batch_at_seq_len", floor(78e9 / 1.024e7));
+    expect_num("max_seq_len_at_batch", floor(78e9 / 10240.0));
+    serving_base();
+    set_num("tp", 2);
+    solve_ok();
+    expect_num("max_batch_at_seq_len", floor((160e9 - 2e9) / 1.024e7));
+    serving_base();
+    set_num("batch_size", 4);
+    solve_ok();
+    expect_num("max_seq_len_at_batch", floor(78e9 / (10240.0 * 4)));
+}
+
 Test(serving, precision_picks_bytes_and_rate)
 {
     serving_base();
