@@ -89,6 +89,8 @@ tutorial() {
         DOC=docs/tutorials/training-on-a-cluster.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/sizing-an-llm-service.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/optimize.md tests/docs/check_tutorial.sh build/mlsysd &&
+        DOC=docs/tutorials/serving-70b-under-load.md tests/docs/check_tutorial.sh build/mlsysd &&
+        DOC=docs/hf-config.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/plans.md tests/docs/check_tutorial.sh build/mlsysd
 }
 contract_lint() { tools/lint/run.sh --binary build/mlsysd; }
