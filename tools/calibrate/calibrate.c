@@ -343,6 +343,14 @@ static void set_weights(fit_state *f, const char *left_out)
             same += strcmp(f->set.items[j].source_group, m->source_group) == 0 && f->set.items[j].family == m->family;
         f->weight[i] = 1.0 / sqrt((double)same);
     }
+    /* Each family weighs the same in total, so the many rows of one family do
+     * not set the parameters families share. */
+    double total[CF_N] = {0};
+    for (size_t i = 0; i < f->set.n; i++)
+        total[f->set.items[i].family] += f->weight[i];
+    for (size_t i = 0; i < f->set.n; i++)
+        if (total[f->set.items[i].family] > 0)
+            f->weight[i] *= 10.0 / total[f->set.items[i].family];
 }
 
 static void write_fit_c(const fit_state *f, const predictions *pr, FILE *out)
