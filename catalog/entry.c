@@ -464,6 +464,26 @@ static void put_defaults(cat_walk *w, const fspec *fields)
     }
 }
 
+/* A node without intra_node_bw links its accelerators as the catalog's
+ * nodes do: at the accelerator's NVLink (or other scale-up link) bandwidth as
+ * written, else over its host interconnect, else over a PCIe Gen5 x16 link
+ * (64 GB/s, the roofline's fallback host link). */
+#define NODE_FALLBACK_LINK_BW 64e9
+static int fill_node(cat_walk *w, node_t *n)
+{
+    (void)w;
+    if (!isnan(n->intra_node_bw))
+        return 0;
+    const hw_node *hw = &n->accelerator;
+    if (hw->has_nvlink && hw->nvlink_bw > 0)
+        n->intra_node_bw = hw->nvlink_bw;
+    else if (hw->has_interconnect && hw->interconnect_bw > 0)
+        n->intra_node_bw = hw->interconnect_bw;
+    else
+        n->intra_node_bw = NODE_FALLBACK_LINK_BW;
+    return 0;
+}
+
 /* The generic reader's last step: identity, then the required fields
  * (given and not null; the walk has stored every given value). */
 static int fill_generic(cat_walk *w, const catalog_kind *k, const json_t *entry)
@@ -513,6 +533,8 @@ int cat_extract(const catalog_kind *k, const json_t *entry, void *out, const cat
         rc = k->record == REC_HARDWARE ? fill_hardware(w, out)
              : k->record == REC_MODEL  ? fill_model(w, out)
                                        : fill_generic(w, k, entry);
+    if (rc == 0 && k->record == REC_NODE)
+        rc = fill_node(w, out);
     free(w);
     return rc;
 }

@@ -211,7 +211,7 @@ static const fspec node_fields[] = {
     F_IDENT,
     R_REF(node_t, "accelerator", accelerator, REC_HARDWARE, SUM),
     R_INT(node_t, "accelerators_per_node", accelerators_per_node, REQ, 1, 0, SUM),
-    R_QTY(node_t, "intra_node_bw", U_BPS, intra_node_bw, REQ, SUM),
+    R_QTY(node_t, "intra_node_bw", U_BPS, intra_node_bw, OPT, SUM), /* absent: the accelerator's (entry.c) */
     R_INT(node_t, "nics_per_node", nics_per_node, OPT, 0, 1, SUM),
     R_INT(node_t, "psus_per_node", psus_per_node, OPT, 0, 2, SUM),
     F_BOOL("nics_per_node_defaulted"),

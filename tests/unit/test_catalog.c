@@ -1699,6 +1699,27 @@ static void expect_bad(const catalog_edition *e, const char *kind, const char *t
         cr_assert_not_null(strstr(r.err, needle), "%s: \"%s\" lacks \"%s\"", text, r.err, needle);
 }
 
+/* An inline node without intra_node_bw takes its accelerator's scale-up link
+ * (as the catalog's DGX nodes are written), else its host link, else 64 GB/s. */
+Test(catalog, an_inline_node_takes_its_accelerators_link)
+{
+    static const struct {
+        const char *accelerator;
+        double bw;
+    } CASES[] = {{"H100", 900e9}, {"A100", 600e9}, {"V100_PCIe", 15.75e9}, {"MI300X", 64e9}};
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text,
+                 "{\"node\": {\"accelerator\": \"%s\", \"accelerators_per_node\": 8}, \"count\": 2, "
+                 "\"fabric\": \"RoCE_100G\"}",
+                 CASES[i].accelerator);
+        fleet_t f;
+        res r = resolve_kind(cur, "clusters", text, &f);
+        cr_assert_eq(r.rc, 0, "%s: %s", text, r.err);
+        assert_q(f.node.intra_node_bw, CASES[i].bw);
+    }
+}
+
 Test(catalog, bad_fleets_name_the_field)
 {
     expect_bad(cur, "clusters", "{\"node\": \"DGX_H100\", \"count\": 0, \"fabric\": \"RoCE_100G\"}", 400,
@@ -1729,8 +1750,6 @@ Test(catalog, bad_fleets_name_the_field)
     expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": {\"base\": \"H100\", \"memory.capacity\": \"8 GB/s\"}, "
                "\"accelerators_per_node\": 8, \"intra_node_bw\": \"900 GB/s\"}, \"count\": 2, \"fabric\": \"RoCE_100G\"}",
                400, "node.accelerator.memory.capacity", NULL);
-    expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": \"H100\", \"accelerators_per_node\": 8}, "
-               "\"count\": 2, \"fabric\": \"RoCE_100G\"}", 400, "node.intra_node_bw", "required");
     expect_bad(cur, "clusters", "{\"node\": {\"accelerator\": \"H100\", \"accelerators_per_node\": 0, "
                "\"intra_node_bw\": 1e9}, \"count\": 2, \"fabric\": \"RoCE_100G\"}", 400,
                "node.accelerators_per_node", NULL);
