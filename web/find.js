@@ -376,7 +376,7 @@ async function showPareto(body, ans) {
     el('td', {}, el('button', {type: 'button', class: 'open-point', disabled: p.answer ? null : true,
       'aria-label': 'the answer at ' + pointText(p.point), text: 'Show'}))));
   const table = el('table', {id: 'find-pareto'},
-    el('caption', {class: 'sub', text: 'The Pareto front, ordered by ' + objs[0].name + ' (' + objs[0].dir + 'd first)'}),
+    el('caption', {class: 'sub', text: 'The Pareto front, ordered by ' + objs[0].name + ', best first; "Show" opens a point\'s full answer'}),
     el('thead', {}, head), el('tbody', {}, ...rows));
 
   let pick = () => {};
@@ -409,12 +409,38 @@ async function showPareto(body, ans) {
   await open(Math.max(0, front.indexOf(first)));
 }
 
+/* A front point's axis values, short, as its tag on the chart: "MI300X, tp=8". */
+const pointTag = (p) => Object.entries(p || {}).map(([k, v]) => (typeof v === 'string' ? v : k + '=' + show(v))).join(', ');
+const PARETO_TAGS = 12; // beyond this many points the tags would crowd: the tooltip and the table name them
+
+/* Each front point's tag beside it (Chart.js 3 has no data labels of its own). */
+const tagPlugin = {
+  id: 'paretoTags',
+  afterDatasetsDraw(c) {
+    const meta = c.getDatasetMeta(0);
+    const ctx = c.ctx;
+    ctx.save();
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillStyle = '#1b1f24';
+    ctx.textBaseline = 'bottom';
+    meta.data.forEach((pt, j) => {
+      const text = c.data.datasets[0].data[j].tag;
+      const w = ctx.measureText(text).width;
+      // right of the point, or left of it near the right edge
+      const left = pt.x + 8 + w > c.chartArea.right;
+      ctx.textAlign = left ? 'right' : 'left';
+      ctx.fillText(text, left ? pt.x - 8 : pt.x + 8, pt.y - 4);
+    });
+    ctx.restore();
+  },
+};
+
 /* The front of two objectives: objective 1 across, objective 2 up, each point by its axis
  * values; a click on a point calls onPick(i). Returns pick(i), which marks point i. */
 async function drawPareto(front, objs, onPick) {
   await chartReady();
   const [ox, oy] = objs;
-  const data = front.map((p, i) => ({x: p.objectives[ox.name], y: p.objectives[oy.name], i, label: pointText(p.point)}));
+  const data = front.map((p, i) => ({x: p.objectives[ox.name], y: p.objectives[oy.name], i, label: pointText(p.point), tag: pointTag(p.point)}));
   const xs = data.map((d) => d.x);
   const ys = data.map((d) => d.y);
   const title = (o) => withUnit(o.name, o.unit) + ', ' + (o.dir === 'minimize' ? 'lower' : 'higher') + ' is better';
@@ -423,17 +449,20 @@ async function drawPareto(front, objs, onPick) {
       borderColor: COLORS[0], backgroundColor: COLORS[0], pointRadius: 6, pointHoverRadius: 9},
     {label: 'shown below', role: 'picked', data: [], showLine: false, pointRadius: 11, pointStyle: 'circle',
       borderColor: '#f0a400', borderWidth: 3, backgroundColor: 'rgba(240,164,0,0.15)'}]},
+  plugins: front.length <= PARETO_TAGS ? [tagPlugin] : [],
   options: {
+    layout: {padding: {right: 24, top: 16}},
     scales: {
-      x: {type: logWorthy(xs) ? 'logarithmic' : 'linear', title: {display: true, text: title(ox)}},
-      y: {type: logWorthy(ys) ? 'logarithmic' : 'linear', title: {display: true, text: title(oy)}}},
+      // linear axes get room around the points for their tags
+      x: logWorthy(xs) ? {type: 'logarithmic', title: {display: true, text: title(ox)}} : {type: 'linear', grace: '8%', title: {display: true, text: title(ox)}},
+      y: logWorthy(ys) ? {type: 'logarithmic', title: {display: true, text: title(oy)}} : {type: 'linear', grace: '10%', title: {display: true, text: title(oy)}}},
     onClick: (ev, els, ch) => {
       const hit = els.map((e) => ch.data.datasets[e.datasetIndex].data[e.index]).find((p) => p && p.label);
       if (hit) onPick(hit.i);
     },
     onHover: (ev, els) => { ev.native.target.style.cursor = els.length ? 'pointer' : ''; },
     plugins: {legend: {display: false},
-      tooltip: {callbacks: {label: (ctx) => (ctx.raw.label || '') + ': ' + ox.name + ' ' + fmtNum(ctx.raw.x) + (ox.unit ? ' ' + ox.unit : '') +
+      tooltip: {filter: (item) => item.datasetIndex === 0, callbacks: {label: (ctx) => (ctx.raw.label || '') + ': ' + ox.name + ' ' + fmtNum(ctx.raw.x) + (ox.unit ? ' ' + ox.unit : '') +
         ', ' + oy.name + ' ' + fmtNum(ctx.raw.y) + (oy.unit ? ' ' + oy.unit : '')}}}}});
   const notes = front.length + ' point' + (front.length === 1 ? '' : 's') + ' on the front: ' +
     data.map((d) => d.label + ' (' + fmtNum(d.x) + (ox.unit ? ' ' + ox.unit : '') + ', ' + fmtNum(d.y) + (oy.unit ? ' ' + oy.unit : '') + ')').join('; ') + '.';

@@ -683,6 +683,7 @@ test('find with two objectives over hardware x tp for serving: the Pareto front 
   const picked = (await chartData('pareto')).datasets.find((d) => d.role === 'picked').data;
   assert.deepEqual(picked, [{x: api.pareto[1].objectives.itl, y: api.pareto[1].objectives.tp}], 'the chart marks the point shown');
   await shot('16-find-pareto-picked');
+  await (await page.$('#fig-pareto')).screenshot({path: path.join(artifacts, '16b-pareto-chart.png')});
 
   // the curl command answers the same; the URL keeps the objectives and opens the same front
   const curl = await page.$eval('#curl', (e) => e.textContent);
