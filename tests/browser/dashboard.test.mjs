@@ -621,7 +621,7 @@ test('find with two objectives over hardware x tp for serving: the Pareto front 
   await page.select('#find-constraints li:nth-child(1) .c-output', 'feasible');
   await page.select('#find-constraints li:nth-child(1) .c-value', 'true');
   await page.select('#find-dir', 'minimize');
-  await page.select('#find-target', 'itl');
+  await page.select('#find-target', 'ttft');
   // one objective: Top and Method apply; a second: the front, searched exhaustively, no ranks
   assert.deepEqual(await page.$$eval('#find-k, #find-method', (c) => c.map((x) => x.disabled)), [false, false]);
   await page.click('#find-add-objective');
@@ -634,31 +634,32 @@ test('find with two objectives over hardware x tp for serving: the Pareto front 
   assert.equal(await page.$('#problem:not([hidden])'), null, 'no problem shown');
   const req = {solver: 'serving', catalog: 'current', inputs: SERVING_FRONT,
     axes: [{input: 'hardware', values: ['A100', 'H100', 'MI300X']}, {input: 'tp', values: [1, 2, 4, 8]}],
-    constraints: [{output: 'feasible', '==': true}], objectives: [{minimize: 'itl'}, {minimize: 'tp'}]};
+    constraints: [{output: 'feasible', '==': true}], objectives: [{minimize: 'ttft'}, {minimize: 'tp'}]};
   const opt = sent.find((r) => r.path === '/optimize').body;
   assert.deepEqual(opt.objectives, req.objectives, 'the request carries objectives');
   assert.ok(!('objective' in opt) && !('top_k' in opt) && !('method' in opt), 'and neither objective, top_k nor method');
   const api = await getJSON(base + '/optimize', req);
   assert.ok(api.pareto.length >= 3, `a front of several points (${api.pareto.length})`);
+  assert.ok(new Set(api.pareto.map((q) => q.point.hardware)).size > 1, 'of more than one accelerator');
   assert.deepEqual(api.objectives.map((o) => o.unit || ''), ['ms', '']);
 
   // the table: one row per front point, in the API's order, its axis values and objective values
   const rows = await page.$$eval('#find-pareto tbody tr', (rs) => rs.map((r) => [...r.querySelectorAll('td.value')].map((c) => JSON.parse(c.dataset.value))));
   assert.equal(rows.length, api.pareto.length, 'as many rows as front points');
-  assert.deepEqual(rows, api.pareto.map((q, i) => [i + 1, q.point.hardware, q.point.tp, q.objectives.itl]));
+  assert.deepEqual(rows, api.pareto.map((q, i) => [i + 1, q.point.hardware, q.point.tp, q.objectives.ttft]));
   const head = await page.$$eval('#find-pareto thead th', (t) => t.map((x) => x.textContent));
-  assert.ok(head.includes('itl [ms] (minimize)') && head.includes('tp (minimize)'), head.join(' | '));
+  assert.ok(head.includes('ttft [ms] (minimize)') && head.includes('tp (minimize)'), head.join(' | '));
   const dd = (k) => page.$eval(`#find-summary dd[data-key="${k}"]`, (e) => e.textContent);
-  assert.equal(await dd('objectives'), 'minimize itl [ms]; minimize tp');
+  assert.equal(await dd('objectives'), 'minimize ttft [ms]; minimize tp');
   assert.equal(await dd('feasible'), String(api.feasible));
   assert.ok((await dd('front')).startsWith(api.pareto.length + ' points'));
 
-  // the scatter: one point per front point at (itl, tp), its axes named with their units
+  // the scatter: one point per front point at (ttft, tp), its axes named with their units
   const ch = await chartData('pareto');
   assert.equal(ch.type, 'scatter');
-  assert.deepEqual(ch.datasets.find((d) => d.role === 'front').data, api.pareto.map((q) => ({x: q.objectives.itl, y: q.objectives.tp})));
+  assert.deepEqual(ch.datasets.find((d) => d.role === 'front').data, api.pareto.map((q) => ({x: q.objectives.ttft, y: q.objectives.tp})));
   const axes = await chartAxes('pareto');
-  assert.match(axes.x, /^itl \(ms\)/);
+  assert.match(axes.x, /^ttft \(ms\)/);
   assert.match(axes.y, /^tp\b/);
 
   // the first point's full answer, then the last's by its row's button, then the second's by a click on the chart
@@ -681,16 +682,16 @@ test('find with two objectives over hardware x tp for serving: the Pareto front 
   await page.waitForSelector('#find-pareto-answer[data-index="1"] #result-table');
   assertSameResult(await shownResult(), api.pareto[1].answer, 'front point 2, picked on the chart');
   const picked = (await chartData('pareto')).datasets.find((d) => d.role === 'picked').data;
-  assert.deepEqual(picked, [{x: api.pareto[1].objectives.itl, y: api.pareto[1].objectives.tp}], 'the chart marks the point shown');
+  assert.deepEqual(picked, [{x: api.pareto[1].objectives.ttft, y: api.pareto[1].objectives.tp}], 'the chart marks the point shown');
   await shot('16-find-pareto-picked');
   await (await page.$('#fig-pareto')).screenshot({path: path.join(artifacts, '16b-pareto-chart.png')});
 
   // the curl command answers the same; the URL keeps the objectives and opens the same front
   const curl = await page.$eval('#curl', (e) => e.textContent);
-  assert.match(curl, /"objectives":\[\{"minimize":"itl"\},\{"minimize":"tp"\}\]/);
+  assert.match(curl, /"objectives":\[\{"minimize":"ttft"\},\{"minimize":"tp"\}\]/);
   assert.deepEqual(JSON.parse(execFileSync('sh', ['-c', curl], {encoding: 'utf8'})), api);
   const hash = await page.evaluate(() => location.hash);
-  assert.equal(new URLSearchParams(hash.slice(1)).get('find.obj'), 'minimize itl;minimize tp');
+  assert.equal(new URLSearchParams(hash.slice(1)).get('find.obj'), 'minimize ttft;minimize tp');
   const p2 = await browser.newPage();
   p2.on('pageerror', (e) => consoleErrors.push(String(e)));
   await p2.goto(base + '/' + hash, {waitUntil: 'load'});
