@@ -6,7 +6,7 @@
  * then the stage bars and roofline pictures) and a /sweep answer (showSweep: the
  * chart, every row, the points with an error, the CSV download). */
 import {$, el} from './dom.js';
-import {fmtNum, fmtPct, shellQuote} from './format.js';
+import {fmtNum, fmtPct, fmtUnit, shellQuote} from './format.js';
 import {state} from './state.js';
 import {chartReady, drawStages, drawRoofline, drawSweep} from './charts.js';
 
@@ -26,10 +26,13 @@ export function showProblem(err) {
   const p = err.problem || {};
   box.hidden = false;
   box.textContent = problemText(err);
-  const m = /^inputs\.([^.[]+)/.exec(p.field || '');
-  if (m && $('in-' + m[1])) {
-    $('in-' + m[1]).setAttribute('aria-invalid', 'true');
-    $('in-' + m[1]).focus();
+  const m = /^inputs\.([^.[]+)(\.hf_config)?/.exec(p.field || '');
+  // a pasted config.json's problem (inputs.model.hf_config.num_hidden_layers) marks its textarea
+  const c = m && ((m[2] && $('in-' + m[1] + '-hf')) || $('in-' + m[1]));
+  if (c) {
+    if (c.closest('details')) c.closest('details').open = true;
+    c.setAttribute('aria-invalid', 'true');
+    c.focus();
   }
 }
 
@@ -133,11 +136,43 @@ function assumptionsBlock(a) {
   return box;
 }
 
-export async function showSolve(body, ans, roof) {
-  const box = $('result');
+/* The figures resolved.<input> gives for a model sent as a pasted config.json: parameters,
+ * active parameters (a dense model's are all of them), layers, heads, KV heads, head dim.
+ * Shown in a table (#resolved-<input>) and beside the form's field. */
+const RESOLVED_FIGURES = ['parameters', 'active_parameters', 'layers', 'heads', 'kv_heads', 'head_dim'];
+function resolvedFromConfig(body, ans) {
+  const out = [];
+  for (const [name, v] of Object.entries((body && body.inputs) || {})) {
+    const r = ans.resolved && ans.resolved[name];
+    if (!v || typeof v !== 'object' || !v.hf_config || !r) continue;
+    const units = r.units || {};
+    const derived = r.derived_from_hf_config || {};
+    const value = (f) => (f === 'active_parameters' && r[f] === undefined ? r.parameters : r[f]);
+    const text = (f) => {
+      const x = value(f);
+      if (x === undefined || x === null) return '—';
+      return (units[f] === 'count' ? fmtUnit(x, 'count') + ' (' + x.toLocaleString('en-US') + ')' : fmtNum(x)) +
+        (f === 'active_parameters' && r[f] === undefined ? ', dense: every one' : '');
+    };
+    const title = (r.name || name) + (derived.model_type ? ' (model_type ' + derived.model_type + ')' : '') + (r.architecture ? ', ' + r.architecture : '');
+    out.push(el('div', {class: 'scroll'}, el('table', {id: 'resolved-' + name, class: 'resolved'},
+      el('caption', {class: 'sub', text: name + ' from the pasted config.json: ' + title}),
+      el('thead', {}, el('tr', {}, el('th', {scope: 'col', text: 'figure'}), el('th', {scope: 'col', text: 'value'}))),
+      el('tbody', {}, ...RESOLVED_FIGURES.map((f) => el('tr', {'data-field': f}, el('th', {scope: 'row', text: f.replace('_', ' ')}),
+        el('td', {class: 'value', 'data-value': JSON.stringify(value(f) ?? null), text: text(f)})))))));
+    const fig = $('in-' + name + '-figures');
+    if (fig) fig.textContent = 'config.json → ' + title + ': ' + RESOLVED_FIGURES.filter((f) => value(f) !== undefined)
+      .map((f) => f.replace('_', ' ') + ' ' + (units[f] === 'count' ? fmtUnit(value(f), 'count') : fmtNum(value(f)))).join(' · ');
+  }
+  return out;
+}
+
+export async function showSolve(body, ans, roof, into) {
+  const box = into || $('result');
   box.append(el('div', {class: 'scroll'}, outputTable(state.solver, ans.result, ans.units || {})));
   const rows = rowsTable(state.solver, ans.result, ans.units || {});
   if (rows) box.append(el('div', {class: 'scroll'}, rows));
+  for (const r of resolvedFromConfig(body, ans)) box.append(r);
   const w = listBlock('Warnings', ans.warnings, 'warnings');
   const t = listBlock('Assumptions', ans.trace, 'assumptions');
   if (w) box.append(w);

@@ -128,7 +128,7 @@ export function drawStages(ans) {
 }
 
 /* A log axis when the values are positive and span two decades or more. */
-const logWorthy = (vals) => {
+export const logWorthy = (vals) => {
   const v = vals.filter((x) => typeof x === 'number' && isFinite(x));
   return v.length > 1 && v.every((x) => x > 0) && Math.max(...v) / Math.min(...v) >= 100;
 };

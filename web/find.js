@@ -9,6 +9,12 @@
  * feasible, method and why), the constraints at the best point and the ones
  * that bind, the best point with its full /solve answer, the runners-up.
  *
+ * Two to four objectives make the request's "objectives" instead: the answer
+ * is the Pareto front (showPareto): its points in a table with their
+ * objective values and units, for two objectives a scatter of the front
+ * (objective 1 across, objective 2 up), and the full answer of the point
+ * picked in either.
+ *
  * Loaded by dashboard.js (loadFind(), a dynamic import) the first time the
  * find mode is chosen, so a first visit neither fetches nor runs it. Exports
  * renderFind(), findValues() (the panel's state for the URL, keys "mode" and
@@ -18,12 +24,13 @@ import {fmtNum} from './format.js';
 import {state} from './state.js';
 import {api} from './api.js';
 import {asNumber} from './form.js';
-import {chartReady} from './charts.js';
+import {chart, chartReady, COLORS, logWorthy} from './charts.js';
 import {listBlock, showCurl, showProblem, showSolve} from './answer.js';
 
 const FIND_OPS = ['<=', '<', '>=', '>', '==', '!='];
 const FIND_METHODS = ['auto', 'exhaustive', 'bisection'];
 const FIND_TOP_K = 5; // the API's default
+const FIND_MAX_OBJECTIVES = 4; // the API's maxItems for objectives
 const isNumericType = (t) => t === 'number' || t === 'integer' || t === 'quantity';
 
 /* "latency<=10 ms;feasible==true" (the URL's find.c) as [{output, op, value}]. */
@@ -110,31 +117,91 @@ export function renderFind(solver, values) {
   for (const c of parseConstraints(values['find.c'])) list.append(constraintRow(solver, c));
   labelRows(list);
 
-  const dir = el('select', {id: 'find-dir'}, el('option', {value: 'maximize', text: 'maximize'}), el('option', {value: 'minimize', text: 'minimize'}));
-  const target = el('select', {id: 'find-target', 'aria-label': 'objective: what to maximize or minimize'});
-  const inputs = solver.inputs.filter((i) => isNumericType(i.type));
-  const outputs = solver.outputs.filter((o) => (o.type === 'number' || o.type === 'integer') && !inputs.some((i) => i.name === o.name));
-  if (inputs.length) target.append(el('optgroup', {label: 'an input (an axis)'}, ...inputs.map((i) => el('option', {value: i.name, text: i.name + (i.unit ? ' (' + i.unit + ')' : '')}))));
-  if (outputs.length) target.append(el('optgroup', {label: 'an output'}, ...outputs.map((o) => el('option', {value: o.name, text: o.name + (o.unit ? ' (' + o.unit + ')' : '')}))));
-  const [wantDir, wantTarget] = (values['find.obj'] || '').split(' ');
-  if (wantDir === 'minimize') dir.value = 'minimize';
-  if ([...target.options].some((o) => o.value === wantTarget)) target.value = wantTarget;
+  const objList = el('ol', {id: 'find-objectives'});
+  const addObj = el('button', {type: 'button', id: 'find-add-objective', text: 'Add an objective'});
+  const wanted = (values['find.obj'] || '').split(';').map((o) => o.trim().split(' ')).filter((o) => o[0]);
+  (wanted.length ? wanted.slice(0, FIND_MAX_OBJECTIVES) : [[]]).forEach(([wantDir, wantTarget], i) =>
+    objList.append(objectiveRow(solver, i === 0, wantDir, wantTarget)));
 
   const k = el('input', {id: 'find-k', type: 'number', min: 1, max: 100, step: 1, inputmode: 'numeric'});
   k.value = values['find.k'] || String(FIND_TOP_K);
   const method = el('select', {id: 'find-method'}, ...FIND_METHODS.map((m) => el('option', {value: m, text: m})));
   if (FIND_METHODS.includes(values['find.method'])) method.value = values['find.method'];
+  const multiHint = el('p', {class: 'hint', id: 'find-multi-hint', text: 'Several objectives: the answer is the Pareto front, the feasible ' +
+    'points no other point beats in every objective, searched exhaustively; Top and Method apply to one objective.'});
 
+  addObj.addEventListener('click', () => {
+    objList.append(objectiveRow(solver, false, 'minimize'));
+    syncObjectives();
+    objList.lastChild.querySelector('.o-target').focus();
+  });
   panel.append(
     el('fieldset', {class: 'find-group'}, el('legend', {text: 'Constraints on outputs (every one must hold)'}), list, add),
+    el('fieldset', {class: 'find-group', id: 'find-objectives-group'},
+      el('legend', {text: 'Objective (add a second, up to four, for their Pareto front)'}), objList, addObj),
     el('div', {class: 'find-row'},
-      el('label', {for: 'find-dir', text: 'Objective'}), dir, target,
       el('label', {for: 'find-k', text: 'Top'}), k,
       el('label', {for: 'find-method', text: 'Method'}), method),
+    multiHint,
     el('p', {class: 'hint', text: 'The search space is the fields holding a list or a range. Method auto bisects when ' +
       'the space is one axis, the objective is that axis and every constraint is on record as monotone along it; ' +
       'otherwise it evaluates every point.'}));
+  syncObjectives();
 }
+
+/* One objective row: maximize or minimize, a numeric input (an axis) or output; the first
+ * row's controls are #find-dir and #find-target, the others can be removed. */
+function objectiveRow(solver, first, wantDir, wantTarget) {
+  const li = el('li', {class: 'objective'});
+  const dir = el('select', {class: 'o-dir'}, el('option', {value: 'maximize', text: 'maximize'}), el('option', {value: 'minimize', text: 'minimize'}));
+  const target = el('select', {class: 'o-target'});
+  const inputs = solver.inputs.filter((i) => isNumericType(i.type));
+  const outputs = solver.outputs.filter((o) => (o.type === 'number' || o.type === 'integer') && !inputs.some((i) => i.name === o.name));
+  if (inputs.length) target.append(el('optgroup', {label: 'an input (an axis)'}, ...inputs.map((i) => el('option', {value: i.name, text: i.name + (i.unit ? ' (' + i.unit + ')' : '')}))));
+  if (outputs.length) target.append(el('optgroup', {label: 'an output'}, ...outputs.map((o) => el('option', {value: o.name, text: o.name + (o.unit ? ' (' + o.unit + ')' : '')}))));
+  if (wantDir === 'minimize') dir.value = 'minimize';
+  if ([...target.options].some((o) => o.value === wantTarget)) target.value = wantTarget;
+  else if (!first && outputs.length) target.value = outputs[0].name; // an added objective starts on an output
+  li.append(dir, target);
+  if (!first) {
+    const remove = el('button', {type: 'button', class: 'o-remove', text: 'Remove'});
+    remove.addEventListener('click', () => {
+      li.remove();
+      syncObjectives();
+      $('find-add-objective').focus();
+    });
+    li.append(remove);
+  }
+  return li;
+}
+
+/* After objectives are added or removed: the first row's ids, every row's labels, the add
+ * button up to four, Top and Method (one objective only) enabled or not. */
+function syncObjectives() {
+  const rows = [...document.querySelectorAll('#find-objectives li')];
+  const several = rows.length > 1;
+  rows.forEach((li, i) => {
+    const n = several ? 'objective ' + (i + 1) + ': ' : 'objective: ';
+    const dir = li.querySelector('.o-dir');
+    const target = li.querySelector('.o-target');
+    dir.id = i === 0 ? 'find-dir' : '';
+    target.id = i === 0 ? 'find-target' : '';
+    if (!dir.id) dir.removeAttribute('id');
+    if (!target.id) target.removeAttribute('id');
+    dir.setAttribute('aria-label', n + 'maximize or minimize');
+    target.setAttribute('aria-label', n + 'what to maximize or minimize');
+    const rm = li.querySelector('.o-remove');
+    if (rm) rm.setAttribute('aria-label', 'remove objective ' + (i + 1));
+  });
+  $('find-add-objective').hidden = rows.length >= FIND_MAX_OBJECTIVES;
+  $('find-k').disabled = several;
+  $('find-method').disabled = several;
+  $('find-multi-hint').hidden = !several;
+}
+
+/* The objective rows as [{dir, name}]. */
+const objectiveRows = () => [...document.querySelectorAll('#find-objectives li')].map((li) =>
+  ({dir: li.querySelector('.o-dir').value, name: li.querySelector('.o-target').value}));
 
 /* The panel's state for the URL. */
 export function findValues() {
@@ -142,7 +209,7 @@ export function findValues() {
   const c = [...document.querySelectorAll('#find-constraints li')].map((li) =>
     li.querySelector('.c-output').value + li.querySelector('.c-op').value + li.querySelector('.c-value').value.trim());
   if (c.length) v['find.c'] = c.join(';');
-  v['find.obj'] = $('find-dir').value + ' ' + $('find-target').value;
+  v['find.obj'] = objectiveRows().map((o) => o.dir + ' ' + o.name).join(';');
   v['find.k'] = $('find-k').value.trim();
   if ($('find-method').value !== 'auto') v['find.method'] = $('find-method').value;
   return v;
@@ -164,6 +231,10 @@ function findRequest(base) {
     const bound = o.type === 'boolean' ? text === 'true' : isNumericType(o.type) ? asNumber(text) : text;
     return {output: o.name, [li.querySelector('.c-op').value]: bound};
   });
+  const objs = objectiveRows();
+  if (objs.length > 1) { // a Pareto front: searched exhaustively, no ranks
+    return Object.assign({}, base, {constraints, objectives: objs.map((o) => ({[o.dir]: o.name}))});
+  }
   const body = Object.assign({}, base, {constraints, objective: {[$('find-dir').value]: $('find-target').value}});
   const k = $('find-k').value.trim();
   body.top_k = /^\d+$/.test(k) ? Number(k) : k; // the API names a bad one
@@ -177,7 +248,9 @@ function showFindProblem(e) {
   const f = (e.problem && e.problem.field) || '';
   const m = /^constraints\[(\d+)\]/.exec(f);
   const row = m ? document.querySelectorAll('#find-constraints li')[Number(m[1])] : null;
-  const c = row ? row.querySelector(/\.output$/.test(f) ? '.c-output' : '.c-value') :
+  const mo = /^objectives\[(\d+)\]/.exec(f);
+  const orow = mo ? document.querySelectorAll('#find-objectives li')[Number(mo[1])] : null;
+  const c = row ? row.querySelector(/\.output$/.test(f) ? '.c-output' : '.c-value') : orow ? orow.querySelector('.o-target') :
     f.startsWith('objective') ? $('find-target') : f === 'top_k' ? $('find-k') : f === 'method' ? $('find-method') : null;
   if (c) {
     c.setAttribute('aria-invalid', 'true');
@@ -257,6 +330,150 @@ async function showFind(body, ans) {
   await showSolve(body, best.answer, null);
 }
 
+/* --- several objectives: the Pareto front ------------------------------------------------------ */
+
+const objOf = (o) => {
+  const dir = 'maximize' in o ? 'maximize' : 'minimize';
+  return {dir, name: o[dir], unit: o.unit || ''};
+};
+const withUnit = (name, unit) => name + (unit ? ' (' + unit + ')' : '');
+
+/* The search's figures, the front (a scatter of it for two objectives, a table of its
+ * points with their objective values), then the full answer of the point picked (the
+ * first one until another is picked in the table or on the chart). */
+async function showPareto(body, ans) {
+  const box = $('result');
+  const objs = (ans.objectives || []).map(objOf);
+  const front = ans.pareto || [];
+  const dl = el('dl', {id: 'find-summary'});
+  const item = (key, label, value) => dl.append(el('dt', {text: label}), el('dd', {'data-key': key, text: value}));
+  item('method', 'method', ans.method + ' (' + ans.method_reason + ')');
+  item('points', 'points in the space', String(ans.points));
+  item('evaluated', 'points evaluated', String(ans.evaluated));
+  item('feasible', 'points meeting the constraints', String(ans.feasible));
+  if (ans.failed) item('failed', 'points whose inputs failed', String(ans.failed));
+  item('objectives', 'objectives', objs.map((o) => o.dir + ' ' + o.name + (o.unit ? ' [' + o.unit + ']' : '')).join('; '));
+  item('front', 'Pareto front', front.length + ' point' + (front.length === 1 ? '' : 's') + ' no other feasible point beats in every objective');
+  if (ans.pareto_cut) dl.append(el('dd', {class: 'sub', 'data-key': 'pareto_cut', text: ans.pareto_cut}));
+  box.append(dl);
+  if (ans.error) box.append(listBlock('The search', [ans.error], 'warnings'));
+  if (!front.length) {
+    box.append(el('p', {id: 'find-none', text: 'No point of the space meets every constraint.'}));
+    return;
+  }
+
+  const first = front.find((p) => p.answer) || front[0];
+  const inUnits = (first.answer && first.answer.input_units) || {};
+  const axes = Object.keys(first.point);
+  const objCols = objs.filter((o) => !axes.includes(o.name)); // an axis objective is already a column
+  const dirOf = Object.fromEntries(objs.map((o) => [o.name, o.dir]));
+  const head = el('tr', {}, el('th', {scope: 'col', text: '#'}),
+    ...axes.map((a) => el('th', {scope: 'col', text: a + (inUnits[a] ? ' [' + inUnits[a] + ']' : '') + (dirOf[a] ? ' (' + dirOf[a] + ')' : '')})),
+    ...objCols.map((o) => el('th', {scope: 'col', text: o.name + (o.unit ? ' [' + o.unit + ']' : '') + ' (' + o.dir + ')'})),
+    el('th', {scope: 'col', text: 'answer'}));
+  const rows = front.map((p, i) => el('tr', {'data-index': String(i)}, cell(i + 1),
+    ...axes.map((a) => cell(p.point[a])), ...objCols.map((o) => cell(p.objectives[o.name])),
+    el('td', {}, el('button', {type: 'button', class: 'open-point', disabled: p.answer ? null : true,
+      'aria-label': 'the answer at ' + pointText(p.point), text: 'Show'}))));
+  const table = el('table', {id: 'find-pareto'},
+    el('caption', {class: 'sub', text: 'The Pareto front, ordered by ' + objs[0].name + ', best first; "Show" opens a point\'s full answer'}),
+    el('thead', {}, head), el('tbody', {}, ...rows));
+
+  let pick = () => {};
+  if (objs.length === 2) {
+    const fig = el('figure', {id: 'fig-pareto'},
+      el('figcaption', {}, 'Pareto front ', el('span', {class: 'sub', text: '(' + objs[1].name + ' against ' + objs[0].name +
+        '; a point opens its answer)'})),
+      el('div', {class: 'chart'}, el('canvas', {id: 'chart-pareto', role: 'img'})),
+      el('p', {id: 'pareto-notes', class: 'notes'}));
+    box.append(fig);
+    pick = await drawPareto(front, objs, (i) => open(i));
+  }
+  box.append(el('div', {class: 'scroll'}, table));
+  const answerBox = el('section', {id: 'find-pareto-answer', 'aria-live': 'polite'});
+  box.append(answerBox);
+
+  /* the full answer of front point i, its row and its chart point marked */
+  async function open(i) {
+    const p = front[i];
+    if (!p || !p.answer) return;
+    for (const r of rows) r.classList.toggle('picked', r === rows[i]);
+    rows.forEach((r) => r.querySelector('.open-point').setAttribute('aria-pressed', String(r === rows[i])));
+    pick(i);
+    answerBox.textContent = '';
+    answerBox.dataset.index = String(i);
+    answerBox.append(el('h3', {text: 'The full answer at point ' + (i + 1) + ': ' + pointText(p.point)}));
+    await showSolve(body, p.answer, null, answerBox);
+  }
+  rows.forEach((r, i) => r.querySelector('.open-point').addEventListener('click', () => open(i)));
+  await open(Math.max(0, front.indexOf(first)));
+}
+
+/* A front point's axis values, short, as its tag on the chart: "MI300X, tp=8". */
+const pointTag = (p) => Object.entries(p || {}).map(([k, v]) => (typeof v === 'string' ? v : k + '=' + show(v))).join(', ');
+const PARETO_TAGS = 12; // beyond this many points the tags would crowd: the tooltip and the table name them
+
+/* Each front point's tag beside it (Chart.js 3 has no data labels of its own). */
+const tagPlugin = {
+  id: 'paretoTags',
+  afterDatasetsDraw(c) {
+    const meta = c.getDatasetMeta(0);
+    const ctx = c.ctx;
+    ctx.save();
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillStyle = '#1b1f24';
+    ctx.textBaseline = 'bottom';
+    meta.data.forEach((pt, j) => {
+      const text = c.data.datasets[0].data[j].tag;
+      const w = ctx.measureText(text).width;
+      // right of the point, or left of it near the right edge
+      const left = pt.x + 8 + w > c.chartArea.right;
+      ctx.textAlign = left ? 'right' : 'left';
+      ctx.fillText(text, left ? pt.x - 8 : pt.x + 8, pt.y - 4);
+    });
+    ctx.restore();
+  },
+};
+
+/* The front of two objectives: objective 1 across, objective 2 up, each point by its axis
+ * values; a click on a point calls onPick(i). Returns pick(i), which marks point i. */
+async function drawPareto(front, objs, onPick) {
+  await chartReady();
+  const [ox, oy] = objs;
+  const data = front.map((p, i) => ({x: p.objectives[ox.name], y: p.objectives[oy.name], i, label: pointText(p.point), tag: pointTag(p.point)}));
+  const xs = data.map((d) => d.x);
+  const ys = data.map((d) => d.y);
+  const title = (o) => withUnit(o.name, o.unit) + ', ' + (o.dir === 'minimize' ? 'lower' : 'higher') + ' is better';
+  const c = chart('pareto', {type: 'scatter', data: {datasets: [
+    {label: 'Pareto front', role: 'front', data, showLine: true, stepped: false, borderDash: [4, 3], borderWidth: 1,
+      borderColor: COLORS[0], backgroundColor: COLORS[0], pointRadius: 6, pointHoverRadius: 9},
+    {label: 'shown below', role: 'picked', data: [], showLine: false, pointRadius: 11, pointStyle: 'circle',
+      borderColor: '#f0a400', borderWidth: 3, backgroundColor: 'rgba(240,164,0,0.15)'}]},
+  plugins: front.length <= PARETO_TAGS ? [tagPlugin] : [],
+  options: {
+    layout: {padding: {right: 24, top: 16}},
+    scales: {
+      // linear axes get room around the points for their tags
+      x: logWorthy(xs) ? {type: 'logarithmic', title: {display: true, text: title(ox)}} : {type: 'linear', grace: '8%', title: {display: true, text: title(ox)}},
+      y: logWorthy(ys) ? {type: 'logarithmic', title: {display: true, text: title(oy)}} : {type: 'linear', grace: '10%', title: {display: true, text: title(oy)}}},
+    onClick: (ev, els, ch) => {
+      const hit = els.map((e) => ch.data.datasets[e.datasetIndex].data[e.index]).find((p) => p && p.label);
+      if (hit) onPick(hit.i);
+    },
+    onHover: (ev, els) => { ev.native.target.style.cursor = els.length ? 'pointer' : ''; },
+    plugins: {legend: {display: false},
+      tooltip: {filter: (item) => item.datasetIndex === 0, callbacks: {label: (ctx) => (ctx.raw.label || '') + ': ' + ox.name + ' ' + fmtNum(ctx.raw.x) + (ox.unit ? ' ' + ox.unit : '') +
+        ', ' + oy.name + ' ' + fmtNum(ctx.raw.y) + (oy.unit ? ' ' + oy.unit : '')}}}}});
+  const notes = front.length + ' point' + (front.length === 1 ? '' : 's') + ' on the front: ' +
+    data.map((d) => d.label + ' (' + fmtNum(d.x) + (ox.unit ? ' ' + ox.unit : '') + ', ' + fmtNum(d.y) + (oy.unit ? ' ' + oy.unit : '') + ')').join('; ') + '.';
+  $('pareto-notes').textContent = notes;
+  $('chart-pareto').setAttribute('aria-label', 'Pareto front: ' + title(oy) + ' against ' + title(ox) + '. ' + notes + ' The table below lists every point.');
+  return (i) => {
+    c.data.datasets[1].data = [{x: data[i].x, y: data[i].y, i, label: data[i].label}];
+    c.update();
+  };
+}
+
 export async function runFind(base) {
   let body;
   try { body = findRequest(base); } catch (e) { showFindProblem(e); return null; }
@@ -265,6 +482,12 @@ export async function runFind(base) {
   chartReady().catch(() => {}); // the best point's pictures; a failure is reported where it is awaited
   try {
     const ans = await api('/optimize', body);
+    if (Array.isArray(ans.pareto)) {
+      await showPareto(body, ans);
+      $('status').textContent = 'Pareto front: ' + ans.pareto.length + ' point' + (ans.pareto.length === 1 ? '' : 's') + ' (' + ans.feasible +
+        ' of ' + ans.points + ' points meet the constraints)';
+      return ans;
+    }
     await showFind(body, ans);
     return ans;
     $('status').textContent = ans.best ? 'Found: ' + pointText(ans.best.point) + ' (' + ans.evaluated + ' of ' + ans.points + ' points evaluated, ' +

@@ -1,7 +1,8 @@
 /* form.js - owns the solver's form and the page's URL state: one field per
  * input of GET /solvers/{name} (label, unit, help with default and bounds;
  * enums as selects, booleans as checkboxes, catalog records as pickers with
- * their key figures and an inline override), the values it holds (text per
+ * their key figures and an inline override; a model's also a pasted Hugging
+ * Face config.json, sent as {"hf_config": ...}), the values it holds (text per
  * input, only what differs from the default), the request it describes
  * (buildRequest: inputs, and a list or a range in a field as a sweep axis),
  * and the state in the URL's hash (stateToHash / hashToState; requestToHash
@@ -12,6 +13,8 @@ import {state} from './state.js';
 import {catalogList, envelope, findEntry} from './api.js';
 
 export const isRecord = (inp) => Array.isArray(inp.catalog_kinds) && inp.catalog_kinds.length > 0;
+/* A model input: besides a catalog id it takes a pasted Hugging Face config.json ({"hf_config": {...}}). */
+export const isModel = (inp) => isRecord(inp) && inp.catalog_kinds.includes('models');
 
 /* Up to n of an entry's numbers with their units, as "312 Tflop/s". */
 function keyFigures(entry, n) {
@@ -63,13 +66,61 @@ function fieldFor(inp) {
     const over = el('textarea', {id: id + '-override', rows: 2, placeholder: '{"field": "value with unit"}'});
     const det = el('details', {}, el('summary', {text: 'override fields (inline entry)'}),
       el('label', {for: over.id, class: 'help', text: 'JSON fields that replace the catalog entry\'s'}), over);
-    wrap.append(dl, figures, det, help);
+    wrap.append(dl, figures, det);
+    if (isModel(inp)) wrap.append(hfBox(inp, control, figures));
+    wrap.append(help);
     fillPicker(inp, control, dl, figures);
     control.addEventListener('input', () => showFigures(inp, control, figures));
   } else {
     wrap.append(help);
   }
   return wrap;
+}
+
+/* The "paste a config.json" option of a model input: a textarea (#in-<name>-hf) whose JSON
+ * object the request carries as {"hf_config": ...} in place of the catalog id; what it holds
+ * is checked as it is typed, and a text that is not a JSON object is said so beside it. */
+function hfBox(inp, control, figures) {
+  const id = 'in-' + inp.name + '-hf';
+  const hf = el('textarea', {id, rows: 6, spellcheck: 'false', autocomplete: 'off', 'aria-describedby': id + '-note',
+    placeholder: '{"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, ...}'});
+  const note = el('p', {class: 'hf-note', id: id + '-note', 'aria-live': 'polite'});
+  hf.addEventListener('input', () => checkHf(inp, control, hf, note, figures));
+  return el('details', {class: 'hf'}, el('summary', {text: 'paste a config.json (Hugging Face)'}),
+    el('label', {for: id, class: 'help', text: 'A model\'s config.json as published. It takes the catalog id\'s place; ' +
+      'the answer shows the figures the service computes from it (resolved.' + inp.name + ').'}), hf, note);
+}
+
+/* The pasted config.json: parsed, or why it cannot be. */
+function readHf(text) {
+  let cfg;
+  try { cfg = JSON.parse(text); } catch (e) { return {problem: 'not JSON: ' + e.message}; }
+  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) return {problem: 'a config.json is one JSON object ({...})'};
+  return {cfg};
+}
+
+function checkHf(inp, control, hf, note, figures) {
+  const text = hf.value.trim();
+  note.classList.remove('bad');
+  hf.removeAttribute('aria-invalid');
+  control.disabled = Boolean(text);
+  if (!text) {
+    note.textContent = '';
+    showFigures(inp, control, figures);
+    return;
+  }
+  const {cfg, problem} = readHf(text);
+  if (problem) {
+    figures.textContent = '';
+    note.textContent = 'The config.json is ' + problem + '. Nothing is sent until it is one JSON object.';
+    note.classList.add('bad');
+    hf.setAttribute('aria-invalid', 'true');
+    return;
+  }
+  const layers = cfg.num_hidden_layers ?? cfg.n_layer ?? (cfg.text_config && cfg.text_config.num_hidden_layers);
+  note.textContent = 'model_type ' + (cfg.model_type || (cfg.text_config && cfg.text_config.model_type) || '(none given)') +
+    (layers !== undefined ? ', ' + layers + ' layers' : '') + ': sent as {"hf_config": …} in place of the catalog id.';
+  figures.textContent = 'From the pasted config.json; the figures computed from it come with the answer.';
 }
 
 async function fillPicker(inp, control, dl, figures) {
@@ -92,6 +143,8 @@ async function showFigures(inp, control, figures) {
     }
     parts.push(entry ? (entry.name || entry.key) + ': ' + keyFigures(entry, 4) : id + ': not in this edition');
   }
+  const hf = $('in-' + inp.name + '-hf');
+  if (hf && hf.value.trim()) return; // a pasted config.json takes the id's place (checkHf)
   figures.textContent = parts.join('\n');
 }
 
@@ -110,7 +163,8 @@ function setValues(values) {
   for (const inp of state.solver.inputs) {
     const c = $('in-' + inp.name);
     const over = isRecord(inp) ? values[inp.name + '.override'] : undefined;
-    if (!c || !(inp.name in values || over)) continue;
+    const hf = isModel(inp) ? values[inp.name + '.hf'] : undefined;
+    if (!c || !(inp.name in values || over || hf)) continue;
     if (inp.name in values) {
       if (inp.type === 'boolean') c.checked = values[inp.name] === 'true';
       else {
@@ -123,6 +177,12 @@ function setValues(values) {
       const o = $('in-' + inp.name + '-override');
       o.value = over;
       o.closest('details').open = true;
+    }
+    if (hf) {
+      const h = $('in-' + inp.name + '-hf');
+      h.value = prettyHf(hf);
+      h.closest('details').open = true;
+      h.dispatchEvent(new Event('input'));
     }
     if (isRecord(inp)) c.dispatchEvent(new Event('input'));
   }
@@ -140,9 +200,18 @@ export function formValues() {
       const o = $('in-' + inp.name + '-override').value.trim();
       if (o) v[inp.name + '.override'] = o;
     }
+    if (isModel(inp)) {
+      const h = $('in-' + inp.name + '-hf').value.trim();
+      if (h) v[inp.name + '.hf'] = compactHf(h);
+    }
   }
   return v;
 }
+
+/* A pasted config.json as the URL keeps it: without its whitespace (a text that is not
+ * JSON as it is); and back as the textarea shows it, two spaces an indent. */
+const compactHf = (text) => { try { return JSON.stringify(JSON.parse(text)); } catch (e) { return text; } };
+const prettyHf = (text) => { try { return JSON.stringify(JSON.parse(text), null, 2); } catch (e) { return text; } };
 
 export const asNumber = (s) => (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s) ? Number(s) : s);
 
@@ -170,6 +239,13 @@ export function buildRequest() {
   const inputs = {};
   const axes = [];
   for (const inp of state.solver.inputs) {
+    if (isModel(inp) && vals[inp.name + '.hf']) { // a pasted config.json, in place of the catalog id
+      const {cfg, problem} = readHf(vals[inp.name + '.hf']);
+      if (problem) throw fieldError(inp.name + '.hf_config', 'the config.json pasted for ' + inp.name + ' is ' + problem);
+      const over = vals[inp.name + '.override'];
+      inputs[inp.name] = Object.assign({hf_config: cfg}, over ? parseOverride(inp, over) : {});
+      continue;
+    }
     if (!(inp.name in vals)) {
       // an override without a catalog id is a whole inline entry
       if (isRecord(inp) && vals[inp.name + '.override']) inputs[inp.name] = parseOverride(inp, vals[inp.name + '.override']);
@@ -234,7 +310,11 @@ export function requestToHash(req, calibration) {
   for (const [k, v] of Object.entries(req.inputs || {})) {
     if (v === null || v === undefined) continue;
     if (Array.isArray(v)) p.set(k, v.join(','));
-    else if (typeof v === 'object') {
+    else if (typeof v === 'object' && v.hf_config && typeof v.hf_config === 'object') {
+      const {hf_config: cfg, ...rest} = v;
+      p.set(k + '.hf', JSON.stringify(cfg));
+      if (Object.keys(rest).length) p.set(k + '.override', JSON.stringify(rest));
+    } else if (typeof v === 'object') {
       const {base, ...rest} = v;
       if (base === undefined) p.set(k + '.override', JSON.stringify(v));
       else {

@@ -6,7 +6,7 @@
 import {after, before, test} from 'node:test';
 import assert from 'node:assert/strict';
 import {execFileSync, spawn} from 'node:child_process';
-import {mkdirSync, writeFileSync} from 'node:fs';
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import puppeteer from 'puppeteer-core';
@@ -600,6 +600,185 @@ test('calibration switch: measured mode sends "calibration" with every request; 
   await assertErrorBand(first, 'mlsysim mode');
 });
 
+/* A chart's axis titles and the points of its datasets by role. */
+const chartAxes = (name) => page.evaluate((n) => {
+  const c = window.Chart.getChart(document.getElementById('chart-' + n));
+  return {x: c.options.scales.x.title.text, y: c.options.scales.y.title.text};
+}, name);
+
+const SERVING_FRONT = {model: 'Llama3_70B', seq_len: 4096, batch_size: 8};
+
+test('find with two objectives over hardware x tp for serving: the Pareto front is POST /optimize\'s, point for point, in a table and a scatter; each point opens its answer', async () => {
+  await page.click('#tab-solve');
+  await openSolver('serving');
+  for (const [k, v] of Object.entries(SERVING_FRONT)) await fill(k, String(v));
+  await fill('hardware', 'A100,H100,MI300X');
+  await fill('tp', '1,2,4,8');
+  await page.$eval('#compare', (e) => { e.value = ''; });
+  await page.click('input[name="mode"][value="find"]');
+  await page.waitForSelector('#find-target');
+  await page.click('#find-add');
+  await page.select('#find-constraints li:nth-child(1) .c-output', 'feasible');
+  await page.select('#find-constraints li:nth-child(1) .c-value', 'true');
+  await page.select('#find-dir', 'minimize');
+  await page.select('#find-target', 'ttft');
+  // one objective: Top and Method apply; a second: the front, searched exhaustively, no ranks
+  assert.deepEqual(await page.$$eval('#find-k, #find-method', (c) => c.map((x) => x.disabled)), [false, false]);
+  await page.click('#find-add-objective');
+  assert.equal(await page.$$eval('#find-objectives li', (r) => r.length), 2);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), 'objective 2: what to maximize or minimize');
+  await page.select('#find-objectives li:nth-child(2) .o-dir', 'minimize');
+  await page.select('#find-objectives li:nth-child(2) .o-target', 'tp');
+  assert.deepEqual(await page.$$eval('#find-k, #find-method', (c) => c.map((x) => x.disabled)), [true, true]);
+  const sent = await posted(() => submitAndWait('#find-pareto'));
+  assert.equal(await page.$('#problem:not([hidden])'), null, 'no problem shown');
+  const req = {solver: 'serving', catalog: 'current', inputs: SERVING_FRONT,
+    axes: [{input: 'hardware', values: ['A100', 'H100', 'MI300X']}, {input: 'tp', values: [1, 2, 4, 8]}],
+    constraints: [{output: 'feasible', '==': true}], objectives: [{minimize: 'ttft'}, {minimize: 'tp'}]};
+  const opt = sent.find((r) => r.path === '/optimize').body;
+  assert.deepEqual(opt.objectives, req.objectives, 'the request carries objectives');
+  assert.ok(!('objective' in opt) && !('top_k' in opt) && !('method' in opt), 'and neither objective, top_k nor method');
+  const api = await getJSON(base + '/optimize', req);
+  assert.ok(api.pareto.length >= 3, `a front of several points (${api.pareto.length})`);
+  assert.ok(new Set(api.pareto.map((q) => q.point.hardware)).size > 1, 'of more than one accelerator');
+  assert.deepEqual(api.objectives.map((o) => o.unit || ''), ['ms', '']);
+
+  // the table: one row per front point, in the API's order, its axis values and objective values
+  const rows = await page.$$eval('#find-pareto tbody tr', (rs) => rs.map((r) => [...r.querySelectorAll('td.value')].map((c) => JSON.parse(c.dataset.value))));
+  assert.equal(rows.length, api.pareto.length, 'as many rows as front points');
+  assert.deepEqual(rows, api.pareto.map((q, i) => [i + 1, q.point.hardware, q.point.tp, q.objectives.ttft]));
+  const head = await page.$$eval('#find-pareto thead th', (t) => t.map((x) => x.textContent));
+  assert.ok(head.includes('ttft [ms] (minimize)') && head.includes('tp (minimize)'), head.join(' | '));
+  const dd = (k) => page.$eval(`#find-summary dd[data-key="${k}"]`, (e) => e.textContent);
+  assert.equal(await dd('objectives'), 'minimize ttft [ms]; minimize tp');
+  assert.equal(await dd('feasible'), String(api.feasible));
+  assert.ok((await dd('front')).startsWith(api.pareto.length + ' points'));
+
+  // the scatter: one point per front point at (ttft, tp), its axes named with their units
+  const ch = await chartData('pareto');
+  assert.equal(ch.type, 'scatter');
+  assert.deepEqual(ch.datasets.find((d) => d.role === 'front').data, api.pareto.map((q) => ({x: q.objectives.ttft, y: q.objectives.tp})));
+  const axes = await chartAxes('pareto');
+  assert.match(axes.x, /^ttft \(ms\)/);
+  assert.match(axes.y, /^tp\b/);
+
+  // the first point's full answer, then the last's by its row's button, then the second's by a click on the chart
+  assert.equal(await page.$eval('#find-pareto-answer', (e) => e.dataset.index), '0');
+  assertSameResult(await shownResult(), api.pareto[0].answer, 'front point 1');
+  await shot('15-find-pareto');
+  const last = api.pareto.length - 1;
+  await page.click(`#find-pareto tbody tr[data-index="${last}"] .open-point`);
+  await page.waitForSelector(`#find-pareto-answer[data-index="${last}"] #result-table`);
+  assertSameResult(await shownResult(), api.pareto[last].answer, 'the last front point');
+  assert.deepEqual(await page.$$eval('#find-pareto tr.picked', (r) => r.map((x) => x.dataset.index)), [String(last)]);
+  await page.$eval('#chart-pareto', (c) => c.scrollIntoView({block: 'center'}));
+  const spot = await page.evaluate(() => {
+    const c = window.Chart.getChart(document.getElementById('chart-pareto'));
+    const e = c.getDatasetMeta(0).data[1];
+    const r = c.canvas.getBoundingClientRect();
+    return {x: r.left + e.x, y: r.top + e.y};
+  });
+  await page.mouse.click(spot.x, spot.y);
+  await page.waitForSelector('#find-pareto-answer[data-index="1"] #result-table');
+  assertSameResult(await shownResult(), api.pareto[1].answer, 'front point 2, picked on the chart');
+  const picked = (await chartData('pareto')).datasets.find((d) => d.role === 'picked').data;
+  assert.deepEqual(picked, [{x: api.pareto[1].objectives.ttft, y: api.pareto[1].objectives.tp}], 'the chart marks the point shown');
+  await shot('16-find-pareto-picked');
+  await (await page.$('#fig-pareto')).screenshot({path: path.join(artifacts, '16b-pareto-chart.png')});
+
+  // the curl command answers the same; the URL keeps the objectives and opens the same front
+  const curl = await page.$eval('#curl', (e) => e.textContent);
+  assert.match(curl, /"objectives":\[\{"minimize":"ttft"\},\{"minimize":"tp"\}\]/);
+  assert.deepEqual(JSON.parse(execFileSync('sh', ['-c', curl], {encoding: 'utf8'})), api);
+  const hash = await page.evaluate(() => location.hash);
+  assert.equal(new URLSearchParams(hash.slice(1)).get('find.obj'), 'minimize ttft;minimize tp');
+  const p2 = await browser.newPage();
+  p2.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await p2.goto(base + '/' + hash, {waitUntil: 'load'});
+  await p2.waitForSelector('#find-pareto tbody tr');
+  assert.equal(await p2.$$eval('#find-objectives li', (r) => r.length), 2);
+  assert.deepEqual(await p2.$$eval('#find-pareto tbody tr', (rs) => rs.map((r) => JSON.parse(r.querySelectorAll('td.value')[1].dataset.value))),
+    api.pareto.map((q) => q.point.hardware));
+  await p2.close();
+
+  // removing the second objective gives back the single flow
+  await page.click('#find-objectives li:nth-child(2) .o-remove');
+  assert.equal(await page.$$eval('#find-objectives li', (r) => r.length), 1);
+  assert.deepEqual(await page.$$eval('#find-k, #find-method', (c) => c.map((x) => x.disabled)), [false, false]);
+  await page.click('input[name="mode"][value="run"]');
+  await page.waitForSelector('#find', {hidden: true});
+});
+
+const hfCase = (file) => JSON.parse(readFileSync(path.join(here, '../data/hf_configs', file), 'utf8'));
+const pasteHf = (text) => page.$eval('#in-model-hf', (e, t) => {
+  e.focus();
+  e.value = t;
+  e.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', bubbles: true}));
+}, text);
+
+test('a pasted config.json as the model of serving: kv_cache and resolved.model\'s figures are POST /solve\'s with that hf_config; kept in the URL; invalid JSON shown inline, not sent', async () => {
+  await openSolver('serving');
+  const fixed = {hardware: 'H100', seq_len: 4096, batch_size: 4};
+  for (const [k, v] of Object.entries(fixed)) await fill(k, String(v));
+  await fill('model', 'Llama3_70B');
+  await page.$eval('#compare', (e) => { e.value = ''; });
+  await page.click('.field[data-input="model"] details.hf summary');
+  await page.waitForSelector('#in-model-hf', {visible: true});
+  for (const file of ['llama3_8b.json', 'mixtral_8x7b.json']) {
+    const {config, kv_cache_bytes_per_token_fp16: kvPerToken} = hfCase(file);
+    await pasteHf(JSON.stringify(config, null, 2));
+    assert.equal(await page.$eval('#in-model', (e) => e.disabled), true, 'the catalog id is set aside');
+    assert.match(await page.$eval('#in-model-hf-note', (e) => e.textContent), new RegExp('model_type ' + config.model_type));
+    const sent = await posted(() => submitAndWait('#resolved-model'));
+    assert.equal(await page.$('#problem:not([hidden])'), null, `${file}: no problem (${await page.$eval('#problem', (e) => e.textContent)})`);
+    assert.deepEqual(sent.find((r) => r.path === '/solve').body.inputs.model, {hf_config: config}, `${file}: the request carries the config`);
+    const api = await getJSON(base + '/solve', {solver: 'serving', inputs: Object.assign({model: {hf_config: config}}, fixed)});
+    assertSameResult(await shownResult(), api, file);
+    const kv = await page.$eval('#result-table tr[data-output="kv_cache"] td.value', (e) => JSON.parse(e.dataset.value));
+    assert.equal(kv, api.result.kv_cache);
+    assert.equal(kv, kvPerToken * fixed.seq_len * fixed.batch_size, `${file}: the KV bytes per token of the test data`);
+    const r = api.resolved.model;
+    const shown = await page.$$eval('#resolved-model tbody tr', (rs) => Object.fromEntries(rs.map((x) => [x.dataset.field, JSON.parse(x.querySelector('td.value').dataset.value)])));
+    assert.deepEqual(shown, {parameters: r.parameters, active_parameters: r.active_parameters ?? r.parameters, layers: r.layers, heads: r.heads,
+      kv_heads: r.kv_heads, head_dim: r.head_dim}, `${file}: resolved.model's figures`);
+    if (file === 'mixtral_8x7b.json') assert.ok(r.active_parameters < r.parameters / 2, 'a mixture of experts: fewer active parameters');
+    assert.match(await page.$eval('#in-model-figures', (e) => e.textContent), /^config\.json → .*layers 32/);
+  }
+  await page.$eval('#resolved-model', (e) => e.scrollIntoView({block: 'center'}));
+  await shot('17-hf-config');
+  // the URL keeps the config without its whitespace; a new page opened on it answers the same
+  const hash = await page.evaluate(() => location.hash);
+  const mixtral = hfCase('mixtral_8x7b.json').config;
+  assert.equal(new URLSearchParams(hash.slice(1)).get('model.hf'), JSON.stringify(mixtral));
+  const p2 = await browser.newPage();
+  p2.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await p2.goto(base + '/' + hash, {waitUntil: 'load'});
+  await p2.waitForSelector('#resolved-model');
+  const [a, b] = await Promise.all([p2, page].map((pg) => pg.$eval('#resolved-model tr[data-field="parameters"] td.value', (e) => e.dataset.value)));
+  assert.equal(a, b);
+  await p2.close();
+
+  // not JSON: said beside the textarea, and nothing is sent
+  await pasteHf('{"model_type": "llama", "hidden_size": 4096,');
+  assert.equal(await page.$eval('#in-model-hf', (e) => e.getAttribute('aria-invalid')), 'true');
+  assert.match(await page.$eval('#in-model-hf-note', (e) => e.className + ': ' + e.textContent), /bad: The config\.json is not JSON/);
+  const none = await posted(() => submitAndWait('#result-table'));
+  assert.deepEqual(none, [], 'no request is sent');
+  assert.match(await page.$eval('#problem', (e) => e.textContent), /inputs\.model\.hf_config/);
+  await page.$eval('#in-model-hf', (e) => e.scrollIntoView({block: 'center'}));
+  await page.screenshot({path: path.join(artifacts, '18-hf-config-invalid.png')});
+  // a field the architecture needs, missing: the API's 400 names it, the textarea is marked
+  const {config} = hfCase('llama3_8b.json');
+  const {num_hidden_layers: _, ...without} = config;
+  await pasteHf(JSON.stringify(without));
+  await submitAndWait('#result-table');
+  assert.match(await page.$eval('#problem', (e) => e.textContent), /inputs\.model\.hf_config\.num_hidden_layers/);
+  assert.equal(await page.$eval('#in-model-hf', (e) => e.getAttribute('aria-invalid')), 'true');
+  // emptied: the catalog id is back
+  await pasteHf('');
+  assert.equal(await page.$eval('#in-model', (e) => e.disabled), false);
+});
+
 const sourceHref = (s) => (s.url ? s.url : s.repo && s.path ? 'https://github.com/' + s.repo + '/blob/HEAD/' + s.path : null);
 
 test('validation view: the summary is GET /validation\'s; one point per measurement at (measured, predicted), each linked to its source and its request', async () => {
@@ -763,7 +942,8 @@ test('on a phone-sized screen the form and answer stay in one column', async () 
 
 test('no console errors and no request left the daemon\'s origin', () => {
   // the error responses on purpose are the bad inputs' 400s; the browser logs them as console errors
-  assert.deepEqual(failed, ['POST /optimize 400', 'POST /solve 400']);
+  // (and the pasted config.json missing num_hidden_layers)
+  assert.deepEqual(failed, ['POST /optimize 400', 'POST /solve 400', 'POST /solve 400']);
   assert.deepEqual(consoleErrors.filter((m) => !/status of 400/.test(m)), []);
   assert.deepEqual(foreign, []);
 });
