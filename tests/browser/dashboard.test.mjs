@@ -850,6 +850,7 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
     const c = window.Chart.getChart(document.getElementById('chart-validation'));
     const all = c.data.datasets.flatMap((d, i) => (d.role ? [] : c.getDatasetMeta(i).data.map((e, j) => ({x: e.x, y: e.y, id: d.data[j].id}))));
     const alone = all.find((p) => all.every((q) => q === p || Math.hypot(q.x - p.x, q.y - p.y) > 14));
+    c.canvas.scrollIntoView({block: 'center'}); // the click lands in the viewport
     const r = c.canvas.getBoundingClientRect();
     return alone && {id: alone.id, x: r.left + alone.x, y: r.top + alone.y};
   });
