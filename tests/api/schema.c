@@ -335,6 +335,25 @@ bool contract_check(const json_t *doc, const char *method, const char *path, lon
 {
     err[0] = '\0';
     const json_t *op = contract_operation(doc, method, path);
+    if (!op && (status == 404 || status == 405)) {
+        /* A path or a method the contract has not (no document can list what is
+         * absent): the refusal is a Problem, as components/responses says. */
+        char media[128];
+        snprintf(media, sizeof media, "%.*s", (int)strcspn(content_type ? content_type : "", "; "),
+                 content_type ? content_type : "");
+        if (strcmp(media, "application/problem+json") != 0) {
+            snprintf(err, errlen, "%s %s %ld: media type '%s', not application/problem+json", method, path, status,
+                     media);
+            return false;
+        }
+        json_t *j = json_loadb(body, len, 0, NULL);
+        char sub[1024];
+        bool ok = j && check_schema(doc, resolve(doc, "#/components/schemas/Problem"), j, sub, sizeof sub);
+        if (!ok)
+            snprintf(err, errlen, "%s %s %ld: not a Problem: %.700s", method, path, status, j ? sub : "not JSON");
+        json_decref(j);
+        return ok;
+    }
     if (!op) {
         snprintf(err, errlen, "the contract has no %s %s", method, path);
         return false;

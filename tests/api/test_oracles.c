@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "schema.h"
@@ -790,6 +792,307 @@ Test(oracles, optimize_best_is_solve_and_the_sweeps_minimum, .timeout = 600)
         json_decref(values);
     }
     cr_expect_gt(checked, (int)ns, "only %d optimizations checked", checked);
+    free_solvers(s, ns);
+    json_decref(g_doc);
+    g_doc = NULL;
+}
+
+/* ---- 5. the oracle itself: it must refuse what does not fit -------------------------------------- */
+
+Test(oracles, contract_check_rejects_what_it_should)
+{
+    fetch_contract();
+    char err[1400];
+    long st;
+    json_t *ok = post_checked("/solve", solve_doc("tail_latency", json_pack("{s:i,s:i,s:i}", "arrival_rate_qps", 30,
+                                                                            "service_latency_ms", 100, "num_replicas", 4),
+                                                  NULL),
+                              &st);
+    /* solve_doc took a reference; the inputs object above is freed with the body */
+    cr_assert_eq(st, 200);
+    char *good = json_dumps(ok, JSON_COMPACT);
+    cr_expect(contract_check(g_doc, "POST", "/solve", 200, "application/json", good, strlen(good), err, sizeof err), "%s",
+              err);
+    json_object_set_new(json_object_get(ok, "result"), "p99_latency", json_string("fast"));
+    char *bad = json_dumps(ok, JSON_COMPACT);
+    cr_expect_not(contract_check(g_doc, "POST", "/solve", 200, "application/json", bad, strlen(bad), err, sizeof err),
+                  "a string where the contract says number was accepted");
+    cr_expect_not(contract_check(g_doc, "POST", "/solve", 418, "application/json", good, strlen(good), err, sizeof err),
+                  "an undeclared status was accepted");
+    cr_expect_not(contract_check(g_doc, "POST", "/solve", 200, "text/html", good, strlen(good), err, sizeof err),
+                  "an undeclared media type was accepted");
+    cr_expect_not(contract_check(g_doc, "POST", "/nowhere", 200, "application/json", good, strlen(good), err, sizeof err),
+                  "an undeclared path was accepted");
+    cr_expect_not(contract_check(g_doc, "GET", "/nowhere", 404, "application/json", good, strlen(good), err, sizeof err),
+                  "a 404 of an undeclared path that is not a problem was accepted");
+    cr_expect_not(contract_check(g_doc, "POST", "/solve", 200, "application/json", "{", 1, err, sizeof err),
+                  "a body that is not JSON was accepted");
+    const char *problem = "{\"type\":\"https://mlsysd.dev/problems/invalid-input\",\"title\":\"Invalid input\",\"status\":400,"
+                          "\"detail\":\"x\",\"instance\":\"/solve\",\"request_id\":\"abc\"}";
+    cr_expect(contract_check(g_doc, "POST", "/solve", 400, "application/problem+json; charset=utf-8", problem,
+                             strlen(problem), err, sizeof err),
+              "%s", err);
+    const char *noline = "{\"units\":{}}\n{not json}\n";
+    cr_expect_not(contract_check(g_doc, "POST", "/sweep", 200, "application/x-ndjson", noline, strlen(noline), err,
+                                 sizeof err),
+                  "an NDJSON line that is not JSON was accepted");
+    const char *lf = "a,error\n1,\n";
+    cr_expect_not(contract_check(g_doc, "POST", "/sweep", 200, "text/csv", lf, strlen(lf), err, sizeof err),
+                  "CSV with LF line ends was accepted");
+    cr_expect_not_null(contract_operation(g_doc, "get", "/solvers/serving?x=1"));
+    cr_expect_null(contract_operation(g_doc, "get", "/solvers/serving/extra"));
+    free(good);
+    free(bad);
+    json_decref(ok);
+    json_decref(g_doc);
+    g_doc = NULL;
+}
+
+/* ---- 6. every route, good and bad requests ---------------------------------------------------- */
+
+static void send_body_checked(const char *method, const char *path, const char *ctype, const char *body, size_t len,
+                              long want, http_resp *r)
+{
+    fetch_contract();
+    char h1[128];
+    snprintf(h1, sizeof h1, "Content-Type: %s", ctype ? ctype : "application/json");
+    const char *h[] = {h1, NULL};
+    cr_assert_eq(http_request(shared_daemon(), method, path, body ? h : NULL, body, len, r), 0, "%s %s", method, path);
+    g_requests++;
+    if (want)
+        cr_expect_eq(r->status, want, "%s %s (%s) %.200s: %ld %.400s", method, path, ctype ? ctype : "", body ? body : "",
+                     r->status, r->body);
+    cr_expect_lt(r->status, 500, "%s %s: %ld", method, path, r->status);
+    char err[1400];
+    cr_expect(contract_check(g_doc, method, path, r->status, r->content_type, r->body, r->len, err, sizeof err),
+              "the reply differs from the served contract: %s\n  request: %s %s %.300s\n  reply: %ld %s %.300s", err,
+              method, path, body ? body : "", r->status, r->content_type, r->body);
+}
+
+static void expect_route(const char *method, const char *path, const char *ctype, const char *body, long want)
+{
+    http_resp r;
+    send_body_checked(method, path, ctype, body, body ? strlen(body) : 0, want, &r);
+    http_free(&r);
+}
+
+Test(oracles, every_route_good_and_bad_fits_the_contract, .timeout = 300)
+{
+    static const char *const gets[] = {
+        "/healthz", "/livez", "/readyz", "/version", "/openapi.json", "/openapi.yaml", "/metrics", "/solvers",
+        "/calibration", "/validation", "/schemas/plan.json", "/catalog", "/catalog?kind=hardware",
+        "/catalog?catalog=tutorial", "/solve/tail_latency?arrival_rate_qps=30&service_latency_ms=100&num_replicas=4",
+        "/sweep/single_node?model=ResNet50&hardware=T4,A100&batch_size=1,8&format=csv",
+        "/sweep/single_node?model=ResNet50&hardware=T4,A100&batch_size=1,8&format=ndjson&calibration=measured",
+        "/sweep/single_node?model=ResNet50&hardware=A100&batch_size=1,8&shard=1/2",
+        NULL};
+    for (int i = 0; gets[i]; i++)
+        expect_route("GET", gets[i], NULL, NULL, 200);
+    static const struct {
+        const char *path;
+        long status;
+    } bad_gets[] = {
+        {"/catalog/gpus", 404}, {"/catalog/hardware/A101", 404}, {"/catalog?kind=gpus", 0}, {"/solvers/nope", 404},
+        {"/solve/nope?x=1", 404}, {"/solve/tail_latency?arrival_rate_qps=abc", 400},
+        {"/sweep/single_node?model=ResNet50&batch_size=1,8&shard=3/2", 400},
+        {"/sweep/single_node?model=ResNet50&hardware=A100&batch_size=1,8&calibration=bogus", 400},
+        {"/solve/tail_latency?arrival_rate_qps=30&service_latency_ms=100&num_replicas=4&calibration=x", 400},
+        {"/nowhere", 404}, {"/ui/nope.js", 404}, {NULL, 0}};
+    for (int i = 0; bad_gets[i].path; i++)
+        expect_route("GET", bad_gets[i].path, NULL, NULL, bad_gets[i].status);
+    /* every kind and every entry */
+    json_t *cat = api_get_ok("/catalog");
+    const char *kind;
+    json_t *list;
+    int kinds = 0;
+    json_object_foreach(cat, kind, list) {
+        if (!json_is_array(list))
+            continue;
+        char path[256];
+        snprintf(path, sizeof path, "/catalog/%s", kind);
+        expect_route("GET", path, NULL, NULL, 200);
+        size_t e;
+        json_t *entry;
+        json_array_foreach(list, e, entry) {
+            const char *key = json_string_value(json_object_get(entry, "key"));
+            snprintf(path, sizeof path, "/catalog/%s/%s", kind, key ? key : "(none)");
+            expect_route("GET", path, NULL, NULL, 200);
+        }
+        kinds++;
+    }
+    json_decref(cat);
+    cr_expect_gt(kinds, 5);
+    /* methods, media types, malformed bodies */
+    expect_route("DELETE", "/solve", NULL, NULL, 405);
+    expect_route("PUT", "/sweep", NULL, NULL, 405);
+    expect_route("POST", "/solvers", "application/json", "{}", 405);
+    expect_route("OPTIONS", "/solve", NULL, NULL, 204);
+    expect_route("POST", "/solve", "text/plain", "{\"solver\":\"data\",\"inputs\":{}}", 415);
+    expect_route("POST", "/solve", "application/json", "{\"solver\":", 400);
+    expect_route("POST", "/solve", "application/json", "[]", 400);
+    expect_route("POST", "/solve", "application/json", "", 400);
+    expect_route("POST", "/batch", "application/json", "{\"items\":[]}", 400);
+    expect_route("POST", "/batch", "application/json", "{\"items\":7}", 400);
+    expect_route("POST", "/sweep", "application/json", "{\"solver\":\"data\",\"inputs\":{},\"axes\":[]}", 400);
+    expect_route("POST", "/sweep", "application/json",
+                 "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"},"
+                 "\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":1e12,\"step\":1}}]}",
+                 413);
+    expect_route("POST", "/optimize", "application/json",
+                 "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\"},\"axes\":[{"
+                 "\"input\":\"batch_size\",\"values\":[1,2]}],\"constraints\":[{\"output\":\"latency\",\"<=\":\"5 GB\"}],"
+                 "\"objective\":{\"maximize\":\"batch_size\"}}",
+                 400);
+    /* plans: each example, as YAML and as JSON-looking text, and broken ones */
+    static const char *const plans[] = {"llm-service.yaml", "mlsys.yaml", "starving-the-gpu.yaml", "training-cluster.yaml",
+                                        NULL};
+    for (int i = 0; plans[i]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/examples/plans/%s", MLSYSD_SOURCE_DIR, plans[i]);
+        size_t len;
+        char *text = read_file(path, &len);
+        cr_assert_not_null(text, "%s", path);
+        http_resp r;
+        send_body_checked("POST", "/evaluate", "application/yaml", text, len, 0, &r);
+        cr_expect(r.status == 200 || r.status == 422, "%s: %ld %.300s", plans[i], r.status, r.body);
+        http_free(&r);
+        /* cut in half: still an answer the contract describes */
+        send_body_checked("POST", "/evaluate", "application/yaml", text, len / 2, 0, &r);
+        http_free(&r);
+        free(text);
+    }
+    expect_route("POST", "/evaluate", "application/yaml", "version: \"1\"\nscenarios: 7\n", 400);
+    expect_route("POST", "/evaluate", "application/json", "{\"version\":\"1\",\"scenarios\":[{\"name\":\"x\"}]}", 0);
+    /* Hugging Face configs as model objects */
+    static const char *const hf[] = {"llama3_8b.json", "mistral_7b.json", "mixtral_8x7b.json", "qwen2_0_5b.json",
+                                     "deepseek_v2_lite.json", "gemma2_9b.json", NULL};
+    for (int i = 0; hf[i]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/tests/data/hf_configs/%s", MLSYSD_SOURCE_DIR, hf[i]);
+        json_error_t je;
+        json_t *file = json_load_file(path, 0, &je);
+        cr_assert_not_null(file, "%s: %s", path, je.text);
+        json_t *cfg = json_deep_copy(json_object_get(file, "config")); /* the file wraps config.json with its provenance */
+        json_decref(file);
+        cr_assert(json_is_object(cfg), "%s has no config", path);
+        for (int md = 0; md < 2; md++) {
+            long st;
+            json_t *a = post_checked(
+                "/solve",
+                json_pack("{s:s,s:s,s:{s:{s:O,s:s},s:s,s:i,s:i}}", "solver", "serving", "calibration", MODES[md],
+                          "inputs", "model", "hf_config", cfg, "name", hf[i], "hardware", "H100", "seq_len", 2048,
+                          "batch_size", 4),
+                &st);
+            cr_expect_eq(st, 200, "%s (%s): %ld", hf[i], MODES[md], st);
+            json_decref(a);
+        }
+        /* a config missing its hidden size */
+        json_object_del(cfg, "hidden_size");
+        long st;
+        json_t *a = post_checked("/solve", json_pack("{s:s,s:{s:{s:O},s:s}}", "solver", "serving", "inputs", "model",
+                                                      "hf_config", cfg, "hardware", "H100"),
+                                 &st);
+        cr_expect(st == 400, "%s without hidden_size: %ld", hf[i], st);
+        json_decref(a);
+        json_decref(cfg);
+    }
+    cr_log_info("oracles: %d route replies checked against the contract", g_requests);
+    json_decref(g_doc);
+    g_doc = NULL;
+}
+
+/* ---- 7. random mutants, a new seed each run -------------------------------------------------------
+ * MLSYSD_ORACLE_SEED repeats a run (the seed is logged); MLSYSD_ORACLE_COUNT sets how many
+ * requests (default 1500). Each takes a solver's example and changes one to three things at
+ * random: an input set to a value of a random kind, an input removed, an unknown input, a
+ * sweep axis over random values, a batch of such bodies. Only the contract is the oracle. */
+
+static unsigned long long g_rng;
+
+static unsigned rnd(unsigned n)
+{
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return n ? (unsigned)(g_rng % n) : 0;
+}
+
+static json_t *random_value(void)
+{
+    static const char *const strings[] = {"", "A100", "H100", "ResNet50", "Llama3_70B", "Research_256", "fp16", "int4_g128",
+                                          "500 KB", "2 GB/s", "7 ms", "1e400 B", "-5 ms", "nan", "Infinity", "12 parsecs",
+                                          "\xc3\xa9t\xc3\xa9", "InfiniBand_NDR", "Quebec", "exponential", "true"};
+    switch (rnd(9)) {
+    case 0: return json_integer((json_int_t)rnd(5000) - 100);
+    case 1: return json_real((double)rnd(100000) / 97.0 - 50.0);
+    case 2: return json_string(strings[rnd(sizeof strings / sizeof strings[0])]);
+    case 3: return json_boolean(rnd(2));
+    case 4: return json_null();
+    case 5: return json_pack("[i,s]", (int)rnd(10), strings[rnd(sizeof strings / sizeof strings[0])]);
+    case 6: return json_pack("{s:s,s:i}", "base", strings[rnd(sizeof strings / sizeof strings[0])], "count", (int)rnd(64));
+    case 7: return json_integer(rnd(2) ? (json_int_t)1 << 62 : 0);
+    default: return json_real(rnd(2) ? 1e308 : 1e-308);
+    }
+}
+
+Test(oracles, random_mutants_fit_the_contract, .timeout = 600)
+{
+    const char *seed_env = getenv("MLSYSD_ORACLE_SEED"), *count_env = getenv("MLSYSD_ORACLE_COUNT");
+    unsigned long long seed = seed_env ? strtoull(seed_env, NULL, 0) : (unsigned long long)time(NULL) ^ (unsigned long long)getpid() << 20;
+    int count = count_env ? atoi(count_env) : 1500;
+    g_rng = seed ? seed : 1;
+    cr_log_info("oracles: random mutants with MLSYSD_ORACLE_SEED=%llu, %d requests", seed, count);
+    solver_t *s;
+    size_t ns = load_solvers(&s);
+    int statuses[6] = {0};
+    for (int n = 0; n < count; n++) {
+        const solver_t *sv = &s[rnd((unsigned)ns)];
+        json_t *in = json_deep_copy(sv->example);
+        size_t nin = json_array_size(json_object_get(sv->desc, "inputs"));
+        int changes = 1 + (int)rnd(3);
+        for (int c = 0; c < changes; c++) {
+            const char *name = json_string_value(json_object_get(json_array_get(json_object_get(sv->desc, "inputs"),
+                                                                                rnd((unsigned)nin)), "name"));
+            unsigned what = rnd(10);
+            if (what < 6)
+                json_object_set_new(in, name, random_value());
+            else if (what < 8)
+                json_object_del(in, name);
+            else
+                json_object_set_new(in, "zz_unknown", random_value());
+        }
+        const char *mode = rnd(3) == 0 ? "measured" : rnd(2) ? "mlsysim" : NULL;
+        json_t *body = solve_doc(sv->name, in, mode);
+        unsigned route = rnd(10);
+        const char *path = "/solve";
+        long st;
+        if (route >= 6 && route < 9) {
+            /* a sweep over one input of the example with random values, in a random format */
+            path = "/sweep";
+            const char *axis = json_string_value(json_object_get(json_array_get(json_object_get(sv->desc, "inputs"),
+                                                                                rnd((unsigned)nin)), "name"));
+            json_t *vals = json_array();
+            for (unsigned k = 0, nv = 1 + rnd(4); k < nv; k++)
+                json_array_append_new(vals, random_value());
+            json_object_del(json_object_get(body, "inputs"), axis);
+            json_object_set_new(body, "axes", json_pack("[{s:s,s:o}]", "input", axis, "values", vals));
+            static const char *const fmts[] = {"json", "csv", "ndjson"};
+            json_object_set_new(body, "format", json_string(fmts[rnd(3)]));
+            if (rnd(4) == 0)
+                json_object_set_new(body, "shard", json_string(rnd(2) ? "0/2" : "1/2"));
+        } else if (route == 9) {
+            path = "/batch";
+            body = json_pack("{s:[o,O]}", "items", body, json_pack("{s:s,s:O}", "solver", sv->name, "inputs", sv->example));
+            json_decref(json_array_get(json_object_get(body, "items"), 1)); /* O took a ref of the packed object */
+        }
+        json_t *ans = post_checked(path, body, &st);
+        statuses[st >= 200 && st < 600 ? st / 100 : 0]++;
+        json_decref(ans);
+        json_decref(in);
+    }
+    cr_log_info("oracles: random mutants: %d 2xx, %d 4xx, %d 5xx (seed %llu)", statuses[2], statuses[4], statuses[5],
+                seed);
+    cr_expect_gt(statuses[4], count / 4, "the mutants are too tame: %d refusals", statuses[4]);
     free_solvers(s, ns);
     json_decref(g_doc);
     g_doc = NULL;
