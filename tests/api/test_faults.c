@@ -9,12 +9,13 @@
  *     problem that says why; request lines and headers at and past the limits;
  *   - the catalog directory changes, then disappears, while the daemon runs:
  *     answers continue from the loaded catalog.
- * Slowloris on headers and body is test_limits.c's (slow_client_headers,
- * slow_client_body); the drain of a sweep that finishes in time is test_ops.c's. */
+ * Slowloris: many slow clients on headers and on bodies at once (one of each is
+ * test_limits.c's); the drain of a sweep that finishes in time is test_ops.c's. */
 #include <criterion/criterion.h>
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -480,5 +481,81 @@ Test(faults, answers_continue_when_the_catalog_dir_changes_or_disappears, .timeo
     free(entry0);
     free(version0);
     json_decref(ans0);
+    unlink(d.log_path);
+}
+
+/* ---- slowloris: many slow clients at once, on headers and on bodies ---------------------------- */
+
+/* 16 connections trickle headers and 16 trickle an announced body, one byte every
+ * 0.25 s each; meanwhile /healthz and /readyz answer within a second every time,
+ * and the daemon cuts every slow connection off near its 3 s read deadline. */
+Test(faults, slowloris_is_cut_off_and_the_probes_still_answer, .timeout = 60)
+{
+    daemon_t d;
+    static const char *const args[] = {"--connection-timeout", "2", "--read-timeout", "3", NULL};
+    cr_assert_eq(daemon_start(&d, args, NULL), 0);
+    enum { N = 32 };
+    int fd[N];
+    size_t pos[N];
+    double closed_at[N];
+    static const char head[] = "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: "
+                               "00000000000000000000000000000000000000000000000000000000000000000000\r\n\r\n";
+    static const char body_head[] = "POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                                    "Content-Length: 200\r\n\r\n";
+    double t0 = now_s();
+    for (int i = 0; i < N; i++) {
+        fd[i] = connect_to(&d);
+        pos[i] = 0;
+        closed_at[i] = 0;
+        if (i % 2)
+            cr_assert_eq(send(fd[i], body_head, strlen(body_head), MSG_NOSIGNAL), (ssize_t)strlen(body_head));
+    }
+    int open_n = N, probes = 0;
+    double worst_probe = 0;
+    while (open_n > 0 && now_s() - t0 < 15) {
+        for (int i = 0; i < N; i++) {
+            if (closed_at[i])
+                continue;
+            char c = i % 2 ? ' ' : head[pos[i] % (sizeof head - 1)];
+            ssize_t k = send(fd[i], &c, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+            pos[i]++;
+            char buf[256];
+            ssize_t got = recv(fd[i], buf, sizeof buf, MSG_DONTWAIT);
+            if (k < 0 || got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+                closed_at[i] = now_s() - t0;
+                open_n--;
+            } else if (got > 0) {
+                cr_expect_fail("slow connection %d was answered: %.40s", i, buf);
+                closed_at[i] = now_s() - t0;
+                open_n--;
+            }
+        }
+        const char *probe = probes % 2 ? "/readyz" : "/healthz";
+        http_resp r;
+        double p0 = now_s();
+        cr_assert_eq(http_get(&d, probe, &r), 0, "%s during the slowloris", probe);
+        double took = now_s() - p0;
+        cr_expect_eq(r.status, 200, "%s during the slowloris: %ld", probe, r.status);
+        if (took > worst_probe)
+            worst_probe = took;
+        http_free(&r);
+        probes++;
+        sleep_s(0.25);
+    }
+    double first = 1e9, last = 0;
+    for (int i = 0; i < N; i++) {
+        close(fd[i]);
+        if (closed_at[i] && closed_at[i] < first)
+            first = closed_at[i];
+        if (closed_at[i] > last)
+            last = closed_at[i];
+    }
+    cr_expect_eq(open_n, 0, "%d slow connections still open after 15 s", open_n);
+    cr_expect(first > 2.0 && last < 8.0, "slow connections cut off between %.2f s and %.2f s (read-timeout 3 s)", first,
+              last);
+    cr_expect_lt(worst_probe, 1.0, "a probe took %.2f s during the slowloris", worst_probe);
+    cr_log_info("faults: %d slow connections cut off between %.2f and %.2f s; %d probes, slowest %.3f s", N, first, last,
+                probes, worst_probe);
+    cr_assert_eq(daemon_stop(&d), 0);
     unlink(d.log_path);
 }

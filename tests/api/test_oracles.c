@@ -1097,3 +1097,40 @@ Test(oracles, random_mutants_fit_the_contract, .timeout = 600)
     json_decref(g_doc);
     g_doc = NULL;
 }
+
+/* The JSON index at / lists every path of the contract that takes no parameter
+ * (but / itself), and each of them answers. */
+Test(oracles, the_index_lists_every_plain_path_of_the_contract)
+{
+    fetch_contract();
+    const char *const h[] = {"Accept: application/json", NULL};
+    http_resp r;
+    cr_assert_eq(http_request(shared_daemon(), "GET", "/", h, NULL, 0, &r), 0);
+    cr_assert_eq(r.status, 200);
+    char err[1400];
+    cr_expect(contract_check(g_doc, "GET", "/", r.status, r.content_type, r.body, r.len, err, sizeof err), "%s", err);
+    json_t *idx = http_json(&r);
+    http_free(&r);
+    const json_t *listed = json_object_get(idx, "endpoints");
+    const char *path;
+    json_t *item;
+    json_object_foreach(json_object_get(g_doc, "paths"), path, item) {
+        if (strchr(path, '{') || !strcmp(path, "/"))
+            continue;
+        bool found = false;
+        size_t i;
+        json_t *e;
+        json_array_foreach(listed, i, e) found |= !strcmp(json_string_value(e), path);
+        cr_expect(found, "the index at / leaves out %s", path);
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(listed, i, e) {
+        const char *p = json_string_value(e);
+        cr_expect(json_object_get(json_object_get(g_doc, "paths"), p) != NULL, "the index lists %s, which the contract has not",
+                  p);
+    }
+    json_decref(idx);
+    json_decref(g_doc);
+    g_doc = NULL;
+}

@@ -396,6 +396,17 @@ def main():
     window = a.window if a.window is not None else min(300, (total - warmup) / 2.5)
     seed = a.seed if a.seed is not None else int(time.time())
     d = Daemon(a.binary, ["--threads", str(a.threads)])
+    try:
+        return run(a, d, total, warmup, window, seed)
+    except BaseException:
+        # interrupted (Ctrl-C, SIGTERM) or broken: never leave the daemon behind
+        if d.proc.poll() is None:
+            d.proc.kill()
+            d.proc.wait()
+        raise
+
+
+def run(a, d, total, warmup, window, seed):
     log("daemon pid %d on %s:%d; %.1f min at %.0f req/s, warm-up %.0f s, windows of %.0f s, seed %d"
         % (d.proc.pid, HOST, d.port, a.minutes, a.rate, warmup, window, seed))
     cat = build_catalogue(lambda: http.client.HTTPConnection(HOST, d.port, timeout=30))
@@ -515,4 +526,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     sys.exit(main())
