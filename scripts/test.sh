@@ -9,7 +9,8 @@
 #   3. the tutorial document, run as written against the daemon; the served
 #      contract (/openapi.json) linted by Redocly CLI (tools/lint), 0 errors
 #   4. fuzzers (libFuzzer), each for a bounded time
-#   5. load test (wrk) and leak check, short forms
+#   5. load test (wrk) and leak check, short forms; the soak (2 minutes of mixed traffic
+#      at 40 requests/s: no 5xx, RSS growth < 1 MiB after warm-up, p99 steady)
 #   6. the container image: build, run, probe, stop (needs a Docker engine)
 #   7. the dashboard in a real browser (Debian's chromium + puppeteer-core)
 #   8. a typed client of the served contract (openapi-typescript + tsc --strict) and
@@ -22,6 +23,7 @@
 #   MLSYSD_SKIP="fuzz load container"  skip stages by name
 #   MLSYSD_REQUIRE="container"         a stage that cannot run fails instead of skipping (CI sets it)
 #   MLSYSD_FUZZ_SECONDS=60             seconds per fuzz target
+#   MLSYSD_SOAK_MINUTES=2              minutes of the soak stage
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test || { echo "deps: could not install the test dependencies"; exit 1; }
@@ -103,6 +105,7 @@ fuzz() {
 }
 load() { tests/load/run.sh --short --binary build/mlsysd; }
 leak() { tests/leak/run.sh --binary build/mlsysd; }
+soak() { tests/soak/run.sh --minutes "${MLSYSD_SOAK_MINUTES:-2}" --rate 40 --binary build/mlsysd; }
 
 calibration() { build/calibrate --check --root .; }
 
@@ -114,6 +117,7 @@ stage contract-lint contract_lint
 stage fuzz fuzz
 stage load load
 stage leak leak
+stage soak soak
 # The container stage needs a Docker engine. Where none answers it is skipped,
 # unless MLSYSD_REQUIRE names it (CI does): then ../shared/tools/docker-offline.sh,
 # when present, starts one (these machines reach no registry).

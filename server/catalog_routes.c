@@ -96,6 +96,13 @@ static void send_entry(const app_request *req, app_response *resp, const catalog
         return;
     }
     json_t *e = json_deep_copy(edition_entry_json(ed, k, (size_t)idx));
+    /* An entry the registry gives no name (reliability's Recovery, infrastructure's
+     * AIR_COOLING_LIMIT_KW) is named as the list names it: CatalogEntry requires a name. */
+    if (!json_is_string(json_object_get(e, "name"))) {
+        json_t *summary = edition_entry_summary(ed, k, (size_t)idx);
+        json_object_set(e, "name", json_object_get(summary, "name"));
+        json_decref(summary);
+    }
     json_object_set_new(e, "catalog", json_string(edition_name(ed)));
     json_object_set_new(e, "catalog_version", json_string(edition_version(ed)));
     reply_json(resp, e);

@@ -321,6 +321,17 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     }
     if (!strcmp(method, "OPTIONS"))
         return preflight(srv, c, ctx, url);
+    /* No request content coding is decoded: a gzip (or any non-identity) body is a 415
+     * that says so (RFC 9110 15.5.16), not a 400 about the JSON its bytes do not make. */
+    const char *ce = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_ENCODING);
+    if (ce && *ce && strcasecmp(ce, "identity") != 0 && ctx->body.len > 0 && !strcmp(method, "POST")) {
+        char d[200];
+        snprintf(d, sizeof d,
+                 "the request body has Content-Encoding '%.40s'; the service reads bodies only unencoded (identity): "
+                 "send it without Content-Encoding",
+                 ce);
+        return problem_now(srv, c, ctx, 415, "unsupported-media-type", d);
+    }
     app_request req = {0};
     req.method = method;
     req.path = url;

@@ -74,8 +74,15 @@ void handle_root(app *a, const app_request *req, app_response *resp, const char 
     /* a browser gets the dashboard, an API client the index below */
     if (!a->cfg->no_dashboard && ui_wanted(req) && ui_send(req, resp, "index.html"))
         return;
-    reply_json(resp, json_pack("{s:s,s:s,s:[s,s,s,s,s,s]}", "service", "mlsysd", "version", MLSYSD_VERSION,
-                              "endpoints", "/solve", "/sweep", "/solvers", "/catalog", "/openapi.yaml", "/metrics"));
+    /* every path of the contract that takes no parameter, but this one */
+    static const char *const endpoints[] = {"/solve", "/batch", "/sweep", "/optimize", "/evaluate", "/solvers",
+                                            "/catalog", "/calibration", "/validation", "/openapi.yaml",
+                                            "/openapi.json", "/schemas/plan.json", "/version", "/healthz", "/livez",
+                                            "/readyz", "/metrics"};
+    json_t *list = json_array();
+    for (size_t i = 0; i < sizeof endpoints / sizeof endpoints[0]; i++)
+        json_array_append_new(list, json_string(endpoints[i]));
+    reply_json(resp, json_pack("{s:s,s:s,s:o}", "service", "mlsysd", "version", MLSYSD_VERSION, "endpoints", list));
 }
 
 void handle_ui(app *a, const app_request *req, app_response *resp, const char *param)

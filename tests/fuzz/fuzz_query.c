@@ -1,5 +1,6 @@
 /* fuzz_query.c - query string -> inputs: the first byte picks the route
- * (GET /solve/<solver> or GET /sweep/<solver>), the rest is a query string
+ * (GET /solve/<solver> or GET /sweep/<solver>; digits: the first solvers,
+ * '@'.. every solver), the rest is a query string
  * split like libmicrohttpd does ('&' between arguments, the first '='
  * between key and value, %XX and '+' decoded). Every answer must be a 2xx
  * or a problem+json 4xx; sweeps are drained to the end. */
@@ -52,6 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         solver = solver_at(which)->name;
     else
         solver = which == 4 ? "SingleNodeModel" : "no_such_solver";
+    /* '@'..'_': GET /solve of solver 0..31 (GET /solvers' order), '`'..DEL: GET /sweep of it;
+     * the digits above keep the meaning of the first seeds. */
+    if (data[0] >= 0x40 && data[0] <= 0x7f) {
+        unsigned idx = (unsigned)(data[0] - 0x40);
+        sweep = idx >= 32;
+        which = idx % 32;
+        solver = which < solver_count() ? solver_at(which)->name : "no_such_solver";
+    }
 
     char *q = malloc(size);
     if (!q)

@@ -14,7 +14,9 @@ typedef struct {
     const char *method, *path, *content_type, *accept;
 } route_sel;
 
-/* Seeds start with a digit: '0' = POST /solve, '1' = POST /sweep, ..., ':' = POST /optimize */
+/* Seeds start with a digit: '0' = POST /solve, '1' = POST /sweep, ..., ':' = POST /optimize,
+ * ';' = POST /batch, '<' = POST /evaluate (YAML), '=' = POST /evaluate (JSON), '>' = an NDJSON sweep
+ * (new routes are appended: the committed seeds keep their meaning) */
 static const route_sel ROUTES[] = {
     {"POST", "/solve", "application/json", NULL},
     {"POST", "/sweep", "application/json", NULL},
@@ -27,6 +29,10 @@ static const route_sel ROUTES[] = {
     {"GET", "/solvers/single_node", NULL, NULL},
     {"POST", "/sweep", NULL, "text/csv, application/x-ndjson"},
     {"POST", "/optimize", "application/json", NULL},
+    {"POST", "/batch", "application/json", NULL},
+    {"POST", "/evaluate", "application/yaml", NULL},
+    {"POST", "/evaluate", "application/json", NULL},
+    {"POST", "/sweep", "application/json", "application/x-ndjson"},
 };
 #define N_ROUTES (sizeof ROUTES / sizeof ROUTES[0])
 

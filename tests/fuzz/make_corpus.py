@@ -2,18 +2,31 @@
 """Write the seed corpora of the libFuzzer targets into tests/fuzz/corpus/<target>/.
 
 Seeds come from the golden reference cases (tests/golden/*.jsonl, a
-deterministic sample) and from the examples of the API contract. Run it again
-after the API grows; the corpus is committed (small files, a few dozen per
-target). Usage: python3 tests/fuzz/make_corpus.py [--golden DIR]
+deterministic sample), the examples of the API contract, every solver's worked
+example (GET /solvers/{name} of a daemon this script starts: --binary, default
+build/mlsysd; skipped with a note when it is not built) in both calibration
+modes, Hugging Face configs (tests/data/hf_configs), plans (examples/plans) and
+serving_simulation inputs. It also writes the dictionaries tests/fuzz/dict/<target>.dict
+(JSON members, input names, enum values, catalog ids, units) that run.sh hands
+to libFuzzer. Run it again after the API grows; the corpus is committed (small
+files, a few hundred per target).
+Usage: python3 tests/fuzz/make_corpus.py [--golden DIR] [--binary build/mlsysd]
 """
 import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
+import subprocess
+import tempfile
+import time
+import urllib.parse
+import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden"))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 UNIT_SEEDS = [
     "500 KB", "2 GB/s", "7.24 ms", "312 TFLOP/s", "80GiB", "400 Gbps", "1 TB / h", "flop/B", "W*h", "s^2",
@@ -96,6 +109,140 @@ QUERIES = [
 ]
 
 
+# serving_simulation, calibration and tp (issue 24), per-tensor precision and hf_config (issue 26)
+SIM = {"model": "Llama3_8B", "hardware": "H100", "arrival_rate_qps": 10, "prompt_tokens": 2048, "output_tokens": 256,
+       "num_requests": 200}
+EXTRA_SOLVES = [
+    {"solver": "serving_simulation", "inputs": dict(SIM, arrival_process="gamma", arrival_cv=2.5,
+                                                    prompt_distribution="lognormal", length_cv=0.8, seed=7)},
+    {"solver": "serving_simulation", "inputs": dict(SIM, replicas=4, routing="least_outstanding", tp=2,
+                                                    chunked_prefill=True, prefill_chunk_tokens=512, max_num_seqs=64,
+                                                    max_num_batched_tokens=8192, page_size=16,
+                                                    gpu_memory_utilization=0.9, warmup_requests=20)},
+    {"solver": "serving_simulation", "inputs": dict(SIM, arrival_rate_qps=0, num_requests=0, output_distribution="uniform")},
+    {"solver": "serving_simulation", "calibration": "measured", "inputs": dict(SIM, slo_ttft_ms=500, slo_tpot_ms=50)},
+    {"solver": "serving", "calibration": "measured",
+     "inputs": {"model": "Llama3_70B", "hardware": "H100", "seq_len": 2048, "batch_size": 4, "precision": "fp8", "tp": 2}},
+    {"solver": "serving", "calibration": "MEASURED", "inputs": {"model": "Llama3_8B", "hardware": "H100", "tp": 0}},
+    {"solver": "single_node", "calibration": "measured",
+     "inputs": {"model": "ResNet50", "hardware": "A100", "batch_size": 256, "precision": "fp16"}},
+    {"solver": "distributed", "calibration": "measured",
+     "inputs": {"model": "Llama3_70B", "fleet": {"node": "DGX_H100", "count": 4, "fabric": "InfiniBand_NDR"},
+                "tp_size": 8, "pp_size": 2, "batch_size": 64, "seq_len": 4096, "precision": "bf16",
+                "step_model": "sharded"}},
+    {"solver": "single_node", "calibration": "bogus", "inputs": {"model": "ResNet50", "hardware": "A100"}},
+    {"solver": "serving", "inputs": {"model": "Llama3_8B", "hardware": "H100", "weight_precision": "int4_g128",
+                                     "kv_precision": "fp8", "seq_len": 8192}},
+]
+
+
+def hf_seeds():
+    """serving and training_memory bodies whose model is an hf_config, and broken configs."""
+    out = []
+    d = os.path.join(ROOT, "tests", "data", "hf_configs")
+    for i, name in enumerate(sorted(os.listdir(d)) if os.path.isdir(d) else []):
+        with open(os.path.join(d, name)) as f:
+            cfg = json.load(f).get("config", {})
+        out.append({"solver": "serving", "calibration": "measured" if i % 2 else "mlsysim",
+                    "inputs": {"model": {"hf_config": cfg, "name": name[:-5]}, "hardware": "H100", "seq_len": 4096,
+                               "batch_size": 4, "weight_precision": "int4_g128" if i % 3 == 0 else "fp16"}})
+        if i % 4 == 0:
+            broken = dict(cfg)
+            broken.pop("hidden_size", None)
+            broken["num_attention_heads"] = 0
+            out.append({"solver": "serving", "inputs": {"model": {"hf_config": broken}, "hardware": "H100"}})
+    return out
+
+
+def plan_seeds():
+    """examples/plans/*.yaml as YAML ('<') and, where PyYAML is present, as JSON ('=')."""
+    out = []
+    d = os.path.join(ROOT, "examples", "plans")
+    for name in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        with open(os.path.join(d, name), "rb") as f:
+            text = f.read()
+        out.append(b"<" + text)
+        out.append(b"<" + text[: len(text) // 2])
+        try:
+            import yaml  # optional
+            out.append(b"=" + json.dumps(yaml.safe_load(text), separators=(",", ":")).encode())
+        except Exception:
+            pass
+    out.append(b'<version: "1"\nscenarios: [{name: x, solver: data, inputs: {hardware: A100}, assert: [{output: utilization, "<=": 2}]}]\n')
+    out.append(b"<version: '1'\nscenarios: *nope\n")
+    out.append(b'={"version":"1","scenarios":[{"name":"a","solver":"serving","inputs":{"model":"Llama3_8B","hardware":"H100"},'
+               b'"axes":[{"input":"batch_size","values":[1,2]}],"assert":[{"output":"itl","<=":"50 ms"}]}]}')
+    return out
+
+
+def daemon_solvers(binary):
+    """(names in GET /solvers order, {name: descriptor}) from a daemon started on a free port; ([], {}) if not built."""
+    if not binary or not os.access(binary, os.X_OK):
+        print("corpus: %s is not built: the solvers' examples are left out" % binary)
+        return [], {}
+    log = tempfile.NamedTemporaryFile(prefix="mlsysd-corpus-", suffix=".log", delete=False)
+    proc = subprocess.Popen([binary, "--port", "0", "--host", "127.0.0.1", "--drain-delay", "0"], stdout=log,
+                            stderr=subprocess.STDOUT)
+    try:
+        port = None
+        for _ in range(200):
+            m = re.search(rb'"msg":"listening".*?"port":(\d+)', open(log.name, "rb").read())
+            if m:
+                port = int(m.group(1))
+                break
+            time.sleep(0.05)
+        if not port:
+            print("corpus: the daemon did not start")
+            return [], {}
+        base = "http://127.0.0.1:%d" % port
+        names = [s["name"] for s in json.load(urllib.request.urlopen(base + "/solvers"))["solvers"]]
+        return names, {n: json.load(urllib.request.urlopen(base + "/solvers/" + n)) for n in names}
+    finally:
+        proc.terminate()
+        proc.wait()
+        os.unlink(log.name)
+
+
+def query_text(inputs):
+    parts = []
+    for k, v in inputs.items():
+        if isinstance(v, dict):
+            continue
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        elif isinstance(v, list):
+            v = ",".join(str(x) for x in v)
+        parts.append("%s=%s" % (k, urllib.parse.quote(str(v), safe="/")))
+    return "&".join(parts)
+
+
+def dict_line(token):
+    esc = "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else "\\x%02x" % ord(c) for c in token)
+    return '"%s"' % esc
+
+
+def write_dict(path, tokens):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    seen = []
+    for t in tokens:
+        if t and t not in seen and len(t) <= 64:
+            seen.append(t)
+    with open(path, "w") as f:
+        f.write("# libFuzzer dictionary written by tests/fuzz/make_corpus.py; do not edit by hand\n")
+        for t in seen:
+            f.write(dict_line(t) + "\n")
+    return len(seen)
+
+
+JSON_MEMBERS = ["solver", "inputs", "catalog", "calibration", "measured", "mlsysim", "axes", "input", "values", "range",
+                "start", "stop", "step", "geomspace", "count", "outputs", "format", "csv", "ndjson", "json", "shard",
+                "index", "items", "constraints", "objective", "minimize", "maximize", "method", "exhaustive",
+                "bisection", "top_k", "output", "<=", ">=", "<", ">", "==", "!=", "base", "key", "hf_config",
+                "model_type", "name", "version", "scenarios", "defaults", "assert", "tp", "fleet", "node", "fabric",
+                "weight_precision", "kv_precision", "int4_g128", "tutorial", "current", "null", "true", "false",
+                "1e400", "-1", "0", "NaN", "[]", "{}"]
+
+
 def write(dirname, items):
     if os.path.isdir(dirname):
         shutil.rmtree(dirname)
@@ -130,6 +277,7 @@ def golden_cases(golden):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--golden", default=DEFAULT_GOLDEN)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "mlsysd"))
     args = ap.parse_args()
     corpus = os.path.join(HERE, "corpus")
     cases = golden_cases(args.golden)
@@ -154,6 +302,27 @@ def main():
     req.append(b"1" + BAD_BODIES[-1])
     for s in OPTIMIZES:
         req.append(b":" + json.dumps(s, separators=(",", ":")).encode())
+    names, descs = daemon_solvers(args.binary)
+    solve_bodies = list(EXTRA_SOLVES) + hf_seeds()
+    for i, n in enumerate(names):
+        ex = descs[n].get("example") or {}
+        solve_bodies.append({"solver": n, "inputs": ex, "calibration": "measured" if i % 2 else "mlsysim"})
+        # the example swept over its first numeric input, in a format by turn, measured every other time
+        num = [k for k, v in ex.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if num:
+            fixed = {k: v for k, v in ex.items() if k != num[0]}
+            sw = {"solver": n, "inputs": fixed, "axes": [{"input": num[0], "values": [ex[num[0]], ex[num[0]] * 2]}],
+                  "calibration": "measured" if i % 2 else "mlsysim", "format": ["json", "csv", "ndjson"][i % 3]}
+            if i % 4 == 0:
+                sw["shard"] = "1/2"
+            req.append(b"1" + json.dumps(sw, separators=(",", ":")).encode())
+    for b in solve_bodies:
+        req.append(b"0" + json.dumps(b, separators=(",", ":")).encode())
+    # /batch: examples of several solvers in both modes, and a refused item among them
+    for i in range(0, len(solve_bodies), 6):
+        items = solve_bodies[i:i + 6] + [{"solver": "single_node", "inputs": {"model": "ResNet50", "batchsize": 8}}]
+        req.append(b";" + json.dumps({"items": items}, separators=(",", ":")).encode())
+    req.extend(plan_seeds())
     n_req = write(os.path.join(corpus, "fuzz_request"), req)
 
     queries = list(QUERIES)
@@ -168,8 +337,48 @@ def main():
             parts.append("%s=%s" % (k, str(v).replace(" ", "%20")))
         parts.append("catalog=" + c.get("catalog", "current"))
         queries.append(sel + "&".join(parts))
+    # every solver by its index ('@' + i: GET /solve, '`' + i: GET /sweep), both modes
+    for i, n in enumerate(names[:32]):
+        q = query_text(descs[n].get("example") or {})
+        queries.append(chr(0x40 + i) + q + "&calibration=" + ("measured" if i % 2 else "mlsysim"))
+        ex = descs[n].get("example") or {}
+        num = [k for k, v in ex.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if num:
+            queries.append(chr(0x60 + i) + q.replace("%s=%s" % (num[0], ex[num[0]]), "%s=%s,%s" % (num[0], ex[num[0]], ex[num[0]] * 2))
+                           + "&format=" + ["csv", "ndjson", "json"][i % 3] + ("&shard=0/2" if i % 3 == 0 else ""))
     n_q = write(os.path.join(corpus, "fuzz_query"), queries)
     print("corpus: fuzz_units %d, fuzz_request %d, fuzz_query %d files" % (n_units, n_req, n_q))
+
+    # dictionaries: the members of the bodies, the solvers' inputs, their enum values and catalog ids, units
+    toks = list(JSON_MEMBERS) + list(names)
+    for n in names:
+        for inp in descs[n].get("inputs", []):
+            toks.append(inp["name"])
+            toks.extend(str(v) for v in inp.get("values", []) if isinstance(v, (str, int)))
+            if inp.get("unit"):
+                toks.append(inp["unit"])
+        for o in descs[n].get("outputs", []):
+            toks.append(o["name"])
+    for c in cases:
+        toks.extend(str(v) for v in c["inputs"].values() if isinstance(v, str))
+    hf_keys = []
+    for b in hf_seeds():
+        cfg = b["inputs"]["model"]["hf_config"]
+        hf_keys.extend(k for k in cfg if isinstance(k, str))
+        if isinstance(cfg.get("model_type"), str):
+            hf_keys.append(cfg["model_type"])
+    dict_dir = os.path.join(HERE, "dict")
+    quoted = ['"%s"' % t for t in toks + hf_keys]
+    n_rd = write_dict(os.path.join(dict_dir, "fuzz_request.dict"), quoted + ["application/yaml", "scenarios:", "assert:",
+                                                                             "axes:", "- {output: ", "defaults:"])
+    n_qd = write_dict(os.path.join(dict_dir, "fuzz_query.dict"), [t + "=" for t in toks] + ["&", ",", "%20", "%2F",
+                                                                                              "calibration=measured",
+                                                                                              "shard=1/2", "format=csv"])
+    n_ud = write_dict(os.path.join(dict_dir, "fuzz_units.dict"),
+                      [u for u in UNIT_SEEDS if u.strip()] + ["GB", "GiB", "TB", "KB", "MB", "B", "bit", "ms", "us", "ns",
+                                                             "s", "h", "min", "day", "flop", "TFLOP", "GFLOP", "/s", "W",
+                                                             "kWh", "J", "USD", "Gbps", "param", "e", "e-", "/", "*", "^"])
+    print("dictionaries: fuzz_request %d, fuzz_query %d, fuzz_units %d tokens" % (n_rd, n_qd, n_ud))
 
 
 if __name__ == "__main__":

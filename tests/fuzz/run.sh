@@ -43,8 +43,12 @@ for t in "${targets[@]}"; do
   fi
   mkdir -p "$scratch/$t"
   cp "$here/corpus/$t"/* "$scratch/$t/" 2>/dev/null || true
-  # -max_len 4096: the request body and query targets need room for real requests.
-  "$bin" "$scratch/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  # -max_len 8192: the request body and query targets need room for real requests (a /batch
+  # of examples, an hf_config model). The dictionary (tests/fuzz/dict, written by
+  # make_corpus.py) holds the members, input names, enum values and units of the inputs.
+  dict=()
+  [ -f "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict")
+  "$bin" "$scratch/$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
     -print_final_stats=1 -artifact_prefix="$scratch/$t-" >"$scratch/$t.log" 2>&1
   rc=$?
   runs=$(awk '/stat::number_of_executed_units:/ {print $2}' "$scratch/$t.log")
