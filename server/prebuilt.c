@@ -225,7 +225,7 @@ static bool render_on_first_use(app *a, struct app_prebuilt *pb, prebuilt_resp *
         return true;
     pthread_mutex_lock(&pb->first_use);
     bool ok = atomic_load_explicit(&p->ready, memory_order_relaxed);
-    if (!ok && render(a, p->row, p->ed, p->param, p)) {
+    if (!ok && render(a, p->row, p->ed, p->row->params ? p->param : NULL, p)) { /* "": a row without {param} */
         atomic_store_explicit(&p->ready, true, memory_order_release);
         ok = true;
     }
