@@ -353,25 +353,29 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     metrics_request(ctx->route, method_of(ctx->method), status, dur);
     metrics_response_bytes(ctx->route, ctx->bytes);
     metrics_inflight(-1);
-    strbuf e;
-    sb_init(&e);
-    sb_puts(&e, "\"request_id\":");
-    sb_json_string(&e, ctx->request_id);
-    sb_puts(&e, ",\"method\":");
-    sb_json_string(&e, ctx->method);
-    sb_puts(&e, ",\"path\":");
-    sb_json_string(&e, ctx->path);
-    sb_puts(&e, ",\"route\":");
-    sb_json_string(&e, route_label(ctx->route));
-    sb_printf(&e, ",\"status\":%d,\"duration_ms\":%.3f,\"bytes\":%llu", status, dur * 1e3, ctx->bytes);
-    if (!ctx->started)
-        sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
-    else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-        sb_printf(&e, ",\"aborted\":%d", (int)toe);
     /* Successful probes come every few seconds from every orchestrator: keep them out of info logs. */
     bool probe = has_flag(ctx->route, ROUTE_PROBE) && status == 200;
-    log_line(probe ? LOG_DEBUG : LOG_INFO, "request", e.data);
-    sb_free(&e);
+    log_level lvl = probe ? LOG_DEBUG : LOG_INFO;
+    if (log_enabled(lvl)) {
+        static _Thread_local strbuf e; /* kept per thread: a line per request */
+        sb_reset(&e);
+        sb_puts(&e, "\"request_id\":");
+        sb_json_string(&e, ctx->request_id);
+        sb_puts(&e, ",\"method\":");
+        sb_json_string(&e, ctx->method);
+        sb_puts(&e, ",\"path\":");
+        sb_json_string(&e, ctx->path);
+        sb_puts(&e, ",\"route\":");
+        sb_json_string(&e, route_label(ctx->route));
+        sb_printf(&e, ",\"status\":%d,\"duration_ms\":%.3f,\"bytes\":%llu", status, dur * 1e3, ctx->bytes);
+        if (!ctx->started)
+            sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
+        else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+            sb_printf(&e, ",\"aborted\":%d", (int)toe);
+        log_line(lvl, "request", e.data);
+        if (e.oom || e.cap > 65536)
+            sb_free(&e);
+    }
     sb_free(&ctx->body);
     free(ctx);
     *con_cls = NULL;
