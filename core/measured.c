@@ -5,6 +5,7 @@
 #include "core/measured.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "core/comm.h"
@@ -55,11 +56,28 @@ static tf_shape tf_shape_of(const model_t *m)
     return s;
 }
 
+/* The precisions compared by key below, found once (PRECISION_KEYS is constant). */
+static int g_int4 = -1, g_int8 = -1, g_fp16 = -1;
+static pthread_once_t g_keys_once = PTHREAD_ONCE_INIT;
+
+static void keys_init(void)
+{
+    g_int4 = precision_find("int4");
+    g_int8 = precision_find("int8");
+    g_fp16 = precision_find("fp16");
+}
+
+static bool is_int4(int precision)
+{
+    pthread_once(&g_keys_once, keys_init);
+    return precision == g_int4;
+}
+
 /* Peak rate of the arithmetic: weight-only int4 computes in 16-bit. */
 static double compute_peak(const hw_node *hw, int precision)
 {
-    if (strcmp(PRECISION_KEYS[precision], "int4") == 0)
-        return llm_peak_flops(hw, precision_find("fp16"));
+    if (is_int4(precision))
+        return llm_peak_flops(hw, g_fp16);
     return llm_peak_flops(hw, precision);
 }
 
@@ -67,8 +85,7 @@ static double compute_peak(const hw_node *hw, int precision)
  * integer weights (weight-only quantization keeps activations in 16-bit). */
 static double llm_act_bytes(int precision)
 {
-    const char *k = PRECISION_KEYS[precision];
-    if (strcmp(k, "int8") == 0 || strcmp(k, "int4") == 0)
+    if (is_int4(precision) || precision == g_int8)
         return 2.0;
     return precision_bytes(precision);
 }
@@ -96,8 +113,23 @@ static double allreduce(double bytes, double n, double bw)
  * exact figures). */
 static void trace_ms(solver_outputs *msgs, const char *what, double seconds, const char *how)
 {
-    if (!msgs->quiet)
-        solver_trace(msgs, "Measured: %s %.4g ms (%s).", what, seconds * 1e3, how);
+    /* solver_trace(msgs, "Measured: %s %.4g ms (%s).", ...) without vsnprintf: the
+     * same text, cut at SOLVER_MESSAGE_LEN as vsnprintf cuts it */
+    if (msgs->quiet || msgs->n_trace >= SOLVER_MAX_MESSAGES)
+        return;
+    char num[32];
+    fmt_g4(num, sizeof num, seconds * 1e3);
+    const char *parts[] = {"Measured: ", what, " ", num, " ms (", how, ")."};
+    char *dst = msgs->trace[msgs->n_trace++];
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        size_t k = strlen(parts[i]);
+        if (k > SOLVER_MESSAGE_LEN - 1 - len)
+            k = SOLVER_MESSAGE_LEN - 1 - len;
+        memcpy(dst + len, parts[i], k);
+        len += k;
+    }
+    dst[len] = '\0';
 }
 
 calib_family measured_single_node_family(const model_t *m, bool training)

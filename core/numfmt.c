@@ -533,3 +533,73 @@ int fmt_double(char *buf, size_t n, double v) { return format_double(buf, n, v, 
 int fmt_pyrepr(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits); }
 int fmt_double_reference(char *buf, size_t n, double v) { return format_double(buf, n, v, shortest_digits_slow); }
 int fmt_pyrepr_reference(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits_slow); }
+
+/* printf("%.4g", v), exactly, from the shortest digits: rounding them to four
+ * digits rounds v the same way unless they are exactly a five-digit midpoint
+ * (d.ddd5: then v itself may lie on either side of it, and printf decides), as
+ * any midpoint strictly between v and its shortest digits would have been
+ * shorter or closer. Extreme and non-finite values go to printf too. */
+int fmt_g4(char *buf, size_t n, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v) || a < 1e-300 || a > 1e300 || n < 32)
+        return snprintf(buf, n, "%.4g", v);
+    digits g;
+    shortest_digits(v, &g);
+    if (g.nd == 5 && g.d[4] == '5')
+        return snprintf(buf, n, "%.4g", v);
+    char d[4] = {'0', '0', '0', '0'};
+    memcpy(d, g.d, (size_t)(g.nd < 4 ? g.nd : 4));
+    int e = g.exp10;
+    if (g.nd > 4 && g.d[4] >= '5') { /* above the midpoint: up */
+        int i = 3;
+        while (i >= 0 && d[i] == '9')
+            d[i--] = '0';
+        if (i < 0) {
+            d[0] = '1';
+            e++;
+        } else {
+            d[i]++;
+        }
+    }
+    int sig = 4;
+    while (sig > 1 && d[sig - 1] == '0')
+        sig--;
+    char *p = buf;
+    if (signbit(v))
+        *p++ = '-';
+    if (e >= -4 && e < 4) { /* %f with 3 - e decimals, trailing zeros dropped */
+        if (e >= 0) {
+            for (int i = 0; i <= e; i++)
+                *p++ = i < sig ? d[i] : '0';
+            if (sig > e + 1) {
+                *p++ = '.';
+                for (int i = e + 1; i < sig; i++)
+                    *p++ = d[i];
+            }
+        } else {
+            *p++ = '0';
+            *p++ = '.';
+            for (int i = 0; i < -e - 1; i++)
+                *p++ = '0';
+            for (int i = 0; i < sig; i++)
+                *p++ = d[i];
+        }
+    } else { /* %e with 3 decimals, trailing zeros dropped; at least two exponent digits */
+        *p++ = d[0];
+        if (sig > 1) {
+            *p++ = '.';
+            for (int i = 1; i < sig; i++)
+                *p++ = d[i];
+        }
+        *p++ = 'e';
+        *p++ = e < 0 ? '-' : '+';
+        int x = e < 0 ? -e : e;
+        if (x >= 100)
+            *p++ = (char)('0' + x / 100);
+        *p++ = (char)('0' + x / 10 % 10);
+        *p++ = (char)('0' + x % 10);
+    }
+    *p = '\0';
+    return (int)(p - buf);
+}
