@@ -603,3 +603,83 @@ int fmt_g4(char *buf, size_t n, double v)
     *p = '\0';
     return (int)(p - buf);
 }
+
+/* printf("%.*f", decimals, v), exactly, for 0 < |v| < 1e12 from the shortest
+ * digits: the rounding interval of such a v (under 1.3e-4 wide) holds at most
+ * one midpoint between two outputs, so rounding the shortest digits rounds v
+ * the same way, unless they are that midpoint (then printf decides). */
+int fmt_fixed(char *buf, size_t n, double v, int decimals)
+{
+    double a = fabs(v);
+    if (!(a > 0 && a < 1e12) || decimals < 0 || decimals > 6 || n < 40)
+        return snprintf(buf, n, "%.*f", decimals, v);
+    if (a == floor(a)) { /* a whole number: its digits, then zeros */
+        char tmp[24], *q = tmp + sizeof tmp;
+        unsigned long long u = (unsigned long long)a;
+        do {
+            *--q = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        char *p = buf;
+        if (signbit(v))
+            *p++ = '-';
+        memcpy(p, q, (size_t)(tmp + sizeof tmp - q));
+        p += tmp + sizeof tmp - q;
+        if (decimals > 0) {
+            *p++ = '.';
+            memset(p, '0', (size_t)decimals);
+            p += decimals;
+        }
+        *p = '\0';
+        return (int)(p - buf);
+    }
+    digits g;
+    shortest_digits(v, &g);
+    int keep = g.exp10 + 1 + decimals; /* digits of g before the rounding position */
+    char d[MAX_DIGITS + 2];
+    int nd; /* the kept digits, d[0] the most significant, at 10^(e) */
+    int e = g.exp10;
+    if (keep < 0) {
+        nd = 0; /* below half a unit of the last decimal: zero */
+    } else if (keep >= g.nd) {
+        memcpy(d, g.d, (size_t)g.nd);
+        for (int i = g.nd; i < keep; i++)
+            d[i] = '0';
+        nd = keep;
+    } else {
+        char next = g.d[keep];
+        if (next == '5' && g.nd == keep + 1)
+            return snprintf(buf, n, "%.*f", decimals, v); /* exactly a midpoint */
+        memcpy(d, g.d, (size_t)keep);
+        nd = keep;
+        if (next >= '5') { /* up, carrying */
+            int i = nd - 1;
+            while (i >= 0 && d[i] == '9')
+                d[i--] = '0';
+            if (i < 0) {
+                memmove(d + 1, d, (size_t)nd);
+                d[0] = '1';
+                nd++;
+                e++;
+            } else {
+                d[i]++;
+            }
+        }
+    }
+    /* the value is d[0..nd) x 10^(e - nd + 1), nd digits ending at 10^-decimals */
+    char *p = buf;
+    if (signbit(v))
+        *p++ = '-';
+    int int_digits = nd - decimals; /* digits before the point (may be <= 0) */
+    if (int_digits <= 0)
+        *p++ = '0';
+    for (int i = 0; i < int_digits; i++)
+        *p++ = d[i];
+    if (decimals > 0) {
+        *p++ = '.';
+        for (int i = int_digits; i < nd; i++)
+            *p++ = i < 0 ? '0' : d[i];
+    }
+    *p = '\0';
+    return (int)(p - buf);
+}
