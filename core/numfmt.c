@@ -534,6 +534,27 @@ int fmt_pyrepr(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, 
 int fmt_double_reference(char *buf, size_t n, double v) { return format_double(buf, n, v, shortest_digits_slow); }
 int fmt_pyrepr_reference(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits_slow); }
 
+/* Exact powers of ten as doubles (10^22 is the last one). */
+static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* round(a x 10^k) for a > 0 when it is certain, a x 10^k being in [lo, hi): one
+ * rounding in the product (or quotient) by an exact power of ten leaves it
+ * within 2^-52 of the true value, so when it is further than 1e-6 from a
+ * midpoint (and from lo and hi) the rounded integer is printf's. -1 otherwise. */
+static long long scaled_round(double a, int k, double lo, double hi)
+{
+    if (k > 22 || k < -22)
+        return -1;
+    double y = k >= 0 ? a * EXACT_POW10[k] : a / EXACT_POW10[-k];
+    if (!(y >= lo + 1e-6 && y < hi - 1e-6) || y >= 4503599627370496.0)
+        return -1;
+    double f = floor(y), frac = y - f;
+    if (fabs(frac - 0.5) < 1e-6)
+        return -1;
+    return (long long)f + (frac > 0.5);
+}
+
 /* printf("%.4g", v), exactly, from the shortest digits: rounding them to four
  * digits rounds v the same way unless they are exactly a five-digit midpoint
  * (d.ddd5: then v itself may lie on either side of it, and printf decides), as
@@ -544,22 +565,38 @@ int fmt_g4(char *buf, size_t n, double v)
     double a = fabs(v);
     if (!isfinite(v) || a < 1e-300 || a > 1e300 || n < 32)
         return snprintf(buf, n, "%.4g", v);
-    digits g;
-    shortest_digits(v, &g);
-    if (g.nd == 5 && g.d[4] == '5')
-        return snprintf(buf, n, "%.4g", v);
     char d[4] = {'0', '0', '0', '0'};
-    memcpy(d, g.d, (size_t)(g.nd < 4 ? g.nd : 4));
-    int e = g.exp10;
-    if (g.nd > 4 && g.d[4] >= '5') { /* above the midpoint: up */
-        int i = 3;
-        while (i >= 0 && d[i] == '9')
-            d[i--] = '0';
-        if (i < 0) {
-            d[0] = '1';
-            e++;
-        } else {
-            d[i]++;
+    int e;
+    /* Most values: the four digits of a x 10^(3 - e) rounded, when that is certain. */
+    int be;
+    frexp(a, &be);
+    e = (int)floor((be - 1) * 0.30102999566398119521); /* 10^e <= a, or one less */
+    if (a >= (e + 1 >= -22 && e + 1 <= 22 ? (e + 1 >= 0 ? EXACT_POW10[e + 1] : 1.0 / EXACT_POW10[-(e + 1)]) : INFINITY))
+        e++; /* (a guess: a wrong one only sends the value to the exact path below) */
+    long long r = scaled_round(a, 3 - e, 1000.0, 10000.0);
+    if (r >= 1000 && r <= 9999) {
+        for (int i = 3; i >= 0; i--, r /= 10)
+            d[i] = (char)('0' + r % 10);
+    } else if (r == 10000) {
+        d[0] = '1';
+        e++;
+    } else {
+        digits g;
+        shortest_digits(v, &g);
+        if (g.nd == 5 && g.d[4] == '5')
+            return snprintf(buf, n, "%.4g", v);
+        memcpy(d, g.d, (size_t)(g.nd < 4 ? g.nd : 4));
+        e = g.exp10;
+        if (g.nd > 4 && g.d[4] >= '5') { /* above the midpoint: up */
+            int i = 3;
+            while (i >= 0 && d[i] == '9')
+                d[i--] = '0';
+            if (i < 0) {
+                d[0] = '1';
+                e++;
+            } else {
+                d[i]++;
+            }
         }
     }
     int sig = 4;
@@ -628,6 +665,29 @@ int fmt_fixed(char *buf, size_t n, double v, int decimals)
         if (decimals > 0) {
             *p++ = '.';
             memset(p, '0', (size_t)decimals);
+            p += decimals;
+        }
+        *p = '\0';
+        return (int)(p - buf);
+    }
+    long long r = scaled_round(a, decimals, 0.0, 4e15); /* most values: a x 10^decimals rounded, when certain */
+    if (r >= 0) {
+        char tmp[24], *q = tmp + sizeof tmp;
+        int k = 0;
+        do { /* at least decimals + 1 digits */
+            *--q = (char)('0' + r % 10);
+            r /= 10;
+            k++;
+        } while (r || k <= decimals);
+        char *p = buf;
+        if (signbit(v))
+            *p++ = '-';
+        int int_digits = k - decimals;
+        memcpy(p, q, (size_t)int_digits);
+        p += int_digits;
+        if (decimals > 0) {
+            *p++ = '.';
+            memcpy(p, q + int_digits, (size_t)decimals);
             p += decimals;
         }
         *p = '\0';
