@@ -302,17 +302,30 @@ static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
 /* Whole numbers below 2^53: the interval around v is at most one unit wide, so
  * no other number of as few digits is in it: the digits are the integer's. */
 /* u in decimal into buf (at least 21 bytes), NUL-terminated; returns the digit count. */
+static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
 static int u64_decimal(uint64_t u, char *buf)
 {
-    char rev[20];
-    int n = 0;
-    do {
-        rev[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    for (int k = 0; k < n; k++)
-        buf[k] = rev[n - 1 - k];
-    buf[n] = '\0';
+    /* the digit count first, then two digits a step from the right, in place */
+    int n = 1;
+    for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
+        n++;
+    char *q = buf + n;
+    *q = '\0';
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        q -= 2;
+        memcpy(q, DIGIT_PAIRS + 2 * r, 2);
+    }
+    if (u >= 10) {
+        q -= 2;
+        memcpy(q, DIGIT_PAIRS + 2 * u, 2);
+    } else {
+        *--q = (char)('0' + u);
+    }
     return n;
 }
 
