@@ -79,7 +79,9 @@ static void band_write(strbuf *b, const calib_table *t, const solver_band *bands
     sb_puts(b, "]}");
 }
 
-/* The band's text is the same for every answer with the same (mode, bands):
+/* The band's text is the same for every answer with the same (mode, bands)
+ * (a band's outputs are static lists in the solvers' files, so their address
+ * is their identity):
  * with the build's fitted table, it is written once per such key and kept, in
  * a table that only grows (each slot set once, by compare-and-swap). A trial
  * table (calibration_use) is written per answer. */
