@@ -162,7 +162,7 @@ static double time_check(const solver_desc *s, const solver_inputs *in, long ite
  * docs/tutorials/sizing-an-llm-service.md, training on the 256-GPU cluster. `per` divides the
  * time (batching_optimizer runs serving + tail_latency once per batch size searched). Two
  * cases have loops whose length grows with the input, so a larger one is timed too:
- * serving_capacity's replica search (93 replicas at 1,000 requests/s) and the Erlang C sum
+ * serving_capacity's replica search (93 replicas at 1,000 requests/s, ~930 at 10,000) and the Erlang C sum
  * of tail_latency (c terms). A `quiet` case is a sweep's point: run() skips the trace. */
 static const struct {
     const char *key, *solver, *inputs;
@@ -186,6 +186,10 @@ static const struct {
     {"solve_serving_capacity_q1000_ns", "serving_capacity",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
      "\"output_tokens\":256,\"qps\":1000,\"target_p99_latency_ms\":15000}",
+     1, false},
+    {"solve_serving_capacity_q10000_ns", "serving_capacity",
+     "{\"model\":\"Llama3_70B\",\"hardware\":\"B200\",\"precision\":\"fp8\",\"seq_len\":4096,"
+     "\"output_tokens\":256,\"qps\":10000,\"target_p99_latency_ms\":15000,\"max_replicas\":4096}",
      1, false},
     {"solve_weight_streaming_ns", "weight_streaming",
      "{\"model\":\"Llama3_70B\",\"hardware\":\"Cerebras_CS3\",\"seq_len\":4096}", 1, false},

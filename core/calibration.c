@@ -3,6 +3,7 @@
  * core/calibration_fit.c, written by tools/calibrate. */
 #include "core/calibration.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -160,8 +161,35 @@ double calib_value(calib_param p, const hw_node *hw)
     return keyed.v[p];
 }
 
+/* The parameter of each precision's factor (CP_N: none), from its key once
+ * (PRECISION_KEYS is constant): a solve asks a few times. */
+static calib_param g_prec_param[PRECISION_COUNT];
+static pthread_once_t g_prec_once = PTHREAD_ONCE_INIT;
+
+static calib_param precision_param(const char *k)
+{
+    if (strcmp(k, "fp32") == 0 || strcmp(k, "tf32") == 0)
+        return CP_PREC_FP32;
+    if (strcmp(k, "fp8") == 0 || strcmp(k, "int8") == 0)
+        return CP_PREC_8BIT;
+    if (strcmp(k, "int4") == 0)
+        return CP_PREC_4BIT;
+    return CP_N;
+}
+
+static void precision_params_init(void)
+{
+    for (int i = 0; i < PRECISION_COUNT; i++)
+        g_prec_param[i] = precision_param(PRECISION_KEYS[i]);
+}
+
 double calib_precision_factor(int precision)
 {
+    if (precision >= 0 && precision < PRECISION_COUNT) {
+        pthread_once(&g_prec_once, precision_params_init);
+        calib_param p = g_prec_param[precision];
+        return p == CP_N ? 1.0 : calib_value(p, NULL);
+    }
     const char *k = PRECISION_KEYS[precision];
     if (strcmp(k, "fp32") == 0 || strcmp(k, "tf32") == 0)
         return calib_value(CP_PREC_FP32, NULL);

@@ -5,6 +5,7 @@
 #include "core/measured.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "core/comm.h"
@@ -55,11 +56,28 @@ static tf_shape tf_shape_of(const model_t *m)
     return s;
 }
 
+/* The precisions compared by key below, found once (PRECISION_KEYS is constant). */
+static int g_int4 = -1, g_int8 = -1, g_fp16 = -1;
+static pthread_once_t g_keys_once = PTHREAD_ONCE_INIT;
+
+static void keys_init(void)
+{
+    g_int4 = precision_find("int4");
+    g_int8 = precision_find("int8");
+    g_fp16 = precision_find("fp16");
+}
+
+static bool is_int4(int precision)
+{
+    pthread_once(&g_keys_once, keys_init);
+    return precision == g_int4;
+}
+
 /* Peak rate of the arithmetic: weight-only int4 computes in 16-bit. */
 static double compute_peak(const hw_node *hw, int precision)
 {
-    if (strcmp(PRECISION_KEYS[precision], "int4") == 0)
-        return llm_peak_flops(hw, precision_find("fp16"));
+    if (is_int4(precision))
+        return llm_peak_flops(hw, g_fp16);
     return llm_peak_flops(hw, precision);
 }
 
@@ -67,8 +85,7 @@ static double compute_peak(const hw_node *hw, int precision)
  * integer weights (weight-only quantization keeps activations in 16-bit). */
 static double llm_act_bytes(int precision)
 {
-    const char *k = PRECISION_KEYS[precision];
-    if (strcmp(k, "int8") == 0 || strcmp(k, "int4") == 0)
+    if (is_int4(precision) || precision == g_int8)
         return 2.0;
     return precision_bytes(precision);
 }
@@ -94,10 +111,33 @@ static double allreduce(double bytes, double n, double bw)
 
 /* A term in the trace, to four significant digits (the outputs carry the
  * exact figures). */
+/* solver_trace of the parts joined, without vsnprintf: the same text, cut at
+ * SOLVER_MESSAGE_LEN as vsnprintf cuts it. */
+static void trace_join(solver_outputs *msgs, const char *const *parts, size_t n)
+{
+    if (msgs->quiet || msgs->n_trace >= SOLVER_MAX_MESSAGES)
+        return;
+    char *dst = msgs->trace[msgs->n_trace++];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(parts[i]);
+        if (k > SOLVER_MESSAGE_LEN - 1 - len)
+            k = SOLVER_MESSAGE_LEN - 1 - len;
+        memcpy(dst + len, parts[i], k);
+        len += k;
+    }
+    dst[len] = '\0';
+}
+
 static void trace_ms(solver_outputs *msgs, const char *what, double seconds, const char *how)
 {
-    if (!msgs->quiet)
-        solver_trace(msgs, "Measured: %s %.4g ms (%s).", what, seconds * 1e3, how);
+    /* solver_trace(msgs, "Measured: %s %.4g ms (%s).", ...) */
+    if (msgs->quiet)
+        return;
+    char num[32];
+    fmt_g4(num, sizeof num, seconds * 1e3);
+    const char *parts[] = {"Measured: ", what, " ", num, " ms (", how, ")."};
+    trace_join(msgs, parts, sizeof parts / sizeof parts[0]);
 }
 
 calib_family measured_single_node_family(const model_t *m, bool training)
@@ -236,9 +276,14 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
         double itl = (r->weights + r->kv_cache) / tp / dec->mem_bandwidth + m->layers * LLM_LAYER_TAX_S +
                      2.0 * d.layers * ar_decode;
         r->itl = itl;
-        if (!msgs->quiet)
-            solver_trace(msgs, "Tensor parallelism: weights and KV cache split over %.0f accelerators; two "
-                               "all-reduces per layer in prefill and in every decode step.", tp);
+        if (!msgs->quiet) {
+            /* "Tensor parallelism: weights and KV cache split over %.0f accelerators; ..." */
+            char tp_s[48];
+            fmt_fixed(tp_s, sizeof tp_s, tp, 0);
+            const char *parts[] = {"Tensor parallelism: weights and KV cache split over ", tp_s,
+                                   " accelerators; two all-reduces per layer in prefill and in every decode step."};
+            trace_join(msgs, parts, sizeof parts / sizeof parts[0]);
+        }
         return;
     }
 
@@ -414,10 +459,16 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     r->throughput = q->batch_size / r->step;
 
     if (!msgs->quiet) {
-        char step_ms[40];
+        /* "Distributed Wall: dp=%.0f, tp=%.0f, pp=%.0f, ep=%.0f; step latency %s ms." without vsnprintf */
+        char step_ms[40], dp_s[48], tp_s[48], pp_s[48], ep_s[48];
         fmt_pyrepr(step_ms, sizeof step_ms, r->step * 1e3);
-        solver_trace(msgs, "Distributed Wall: dp=%.0f, tp=%.0f, pp=%.0f, ep=%.0f; step latency %s ms.", dp, q->tp,
-                     q->pp, q->ep, step_ms);
+        fmt_fixed(dp_s, sizeof dp_s, dp, 0);
+        fmt_fixed(tp_s, sizeof tp_s, q->tp, 0);
+        fmt_fixed(pp_s, sizeof pp_s, q->pp, 0);
+        fmt_fixed(ep_s, sizeof ep_s, q->ep, 0);
+        const char *parts[] = {"Distributed Wall: dp=", dp_s, ", tp=", tp_s, ", pp=", pp_s, ", ep=", ep_s,
+                               "; step latency ", step_ms, " ms."};
+        trace_join(msgs, parts, sizeof parts / sizeof parts[0]);
     }
     trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
     if (q->tp > 1)

@@ -302,17 +302,30 @@ static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
 /* Whole numbers below 2^53: the interval around v is at most one unit wide, so
  * no other number of as few digits is in it: the digits are the integer's. */
 /* u in decimal into buf (at least 21 bytes), NUL-terminated; returns the digit count. */
+static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                  "8081828384858687888990919293949596979899";
+
 static int u64_decimal(uint64_t u, char *buf)
 {
-    char rev[20];
-    int n = 0;
-    do {
-        rev[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    for (int k = 0; k < n; k++)
-        buf[k] = rev[n - 1 - k];
-    buf[n] = '\0';
+    /* the digit count first, then two digits a step from the right, in place */
+    int n = 1;
+    for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
+        n++;
+    char *q = buf + n;
+    *q = '\0';
+    while (u >= 100) {
+        unsigned r = (unsigned)(u % 100);
+        u /= 100;
+        q -= 2;
+        memcpy(q, DIGIT_PAIRS + 2 * r, 2);
+    }
+    if (u >= 10) {
+        q -= 2;
+        memcpy(q, DIGIT_PAIRS + 2 * u, 2);
+    } else {
+        *--q = (char)('0' + u);
+    }
     return n;
 }
 
@@ -533,3 +546,213 @@ int fmt_double(char *buf, size_t n, double v) { return format_double(buf, n, v, 
 int fmt_pyrepr(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits); }
 int fmt_double_reference(char *buf, size_t n, double v) { return format_double(buf, n, v, shortest_digits_slow); }
 int fmt_pyrepr_reference(char *buf, size_t n, double v) { return format_pyrepr(buf, n, v, shortest_digits_slow); }
+
+/* Exact powers of ten as doubles (10^22 is the last one). */
+static const double EXACT_POW10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* round(a x 10^k) for a > 0 when it is certain, a x 10^k being in [lo, hi): one
+ * rounding in the product (or quotient) by an exact power of ten leaves it
+ * within 2^-52 of the true value, so when it is further than 1e-6 from a
+ * midpoint (and from lo and hi) the rounded integer is printf's. -1 otherwise. */
+static long long scaled_round(double a, int k, double lo, double hi)
+{
+    if (k > 22 || k < -22)
+        return -1;
+    double y = k >= 0 ? a * EXACT_POW10[k] : a / EXACT_POW10[-k];
+    if (!(y >= lo + 1e-6 && y < hi - 1e-6) || y >= 4503599627370496.0)
+        return -1;
+    double f = floor(y), frac = y - f;
+    if (fabs(frac - 0.5) < 1e-6)
+        return -1;
+    return (long long)f + (frac > 0.5);
+}
+
+/* printf("%.4g", v), exactly, from the shortest digits: rounding them to four
+ * digits rounds v the same way unless they are exactly a five-digit midpoint
+ * (d.ddd5: then v itself may lie on either side of it, and printf decides), as
+ * any midpoint strictly between v and its shortest digits would have been
+ * shorter or closer. Extreme and non-finite values go to printf too. */
+int fmt_g4(char *buf, size_t n, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v) || a < 1e-300 || a > 1e300 || n < 32)
+        return snprintf(buf, n, "%.4g", v);
+    char d[4] = {'0', '0', '0', '0'};
+    int e;
+    /* Most values: the four digits of a x 10^(3 - e) rounded, when that is certain. */
+    int be;
+    frexp(a, &be);
+    e = (int)floor((be - 1) * 0.30102999566398119521); /* 10^e <= a, or one less */
+    if (a >= (e + 1 >= -22 && e + 1 <= 22 ? (e + 1 >= 0 ? EXACT_POW10[e + 1] : 1.0 / EXACT_POW10[-(e + 1)]) : INFINITY))
+        e++; /* (a guess: a wrong one only sends the value to the exact path below) */
+    long long r = scaled_round(a, 3 - e, 1000.0, 10000.0);
+    if (r >= 1000 && r <= 9999) {
+        for (int i = 3; i >= 0; i--, r /= 10)
+            d[i] = (char)('0' + r % 10);
+    } else if (r == 10000) {
+        d[0] = '1';
+        e++;
+    } else {
+        digits g;
+        shortest_digits(v, &g);
+        if (g.nd == 5 && g.d[4] == '5')
+            return snprintf(buf, n, "%.4g", v);
+        memcpy(d, g.d, (size_t)(g.nd < 4 ? g.nd : 4));
+        e = g.exp10;
+        if (g.nd > 4 && g.d[4] >= '5') { /* above the midpoint: up */
+            int i = 3;
+            while (i >= 0 && d[i] == '9')
+                d[i--] = '0';
+            if (i < 0) {
+                d[0] = '1';
+                e++;
+            } else {
+                d[i]++;
+            }
+        }
+    }
+    int sig = 4;
+    while (sig > 1 && d[sig - 1] == '0')
+        sig--;
+    char *p = buf;
+    if (signbit(v))
+        *p++ = '-';
+    if (e >= -4 && e < 4) { /* %f with 3 - e decimals, trailing zeros dropped */
+        if (e >= 0) {
+            for (int i = 0; i <= e; i++)
+                *p++ = i < sig ? d[i] : '0';
+            if (sig > e + 1) {
+                *p++ = '.';
+                for (int i = e + 1; i < sig; i++)
+                    *p++ = d[i];
+            }
+        } else {
+            *p++ = '0';
+            *p++ = '.';
+            for (int i = 0; i < -e - 1; i++)
+                *p++ = '0';
+            for (int i = 0; i < sig; i++)
+                *p++ = d[i];
+        }
+    } else { /* %e with 3 decimals, trailing zeros dropped; at least two exponent digits */
+        *p++ = d[0];
+        if (sig > 1) {
+            *p++ = '.';
+            for (int i = 1; i < sig; i++)
+                *p++ = d[i];
+        }
+        *p++ = 'e';
+        *p++ = e < 0 ? '-' : '+';
+        int x = e < 0 ? -e : e;
+        if (x >= 100)
+            *p++ = (char)('0' + x / 100);
+        *p++ = (char)('0' + x / 10 % 10);
+        *p++ = (char)('0' + x % 10);
+    }
+    *p = '\0';
+    return (int)(p - buf);
+}
+
+/* printf("%.*f", decimals, v), exactly, for 0 < |v| < 1e12 from the shortest
+ * digits: the rounding interval of such a v (under 1.3e-4 wide) holds at most
+ * one midpoint between two outputs, so rounding the shortest digits rounds v
+ * the same way, unless they are that midpoint (then printf decides). */
+int fmt_fixed(char *buf, size_t n, double v, int decimals)
+{
+    double a = fabs(v);
+    if (!(a > 0 && a < 1e12) || decimals < 0 || decimals > 6 || n < 40)
+        return snprintf(buf, n, "%.*f", decimals, v);
+    if (a == floor(a)) { /* a whole number: its digits, then zeros */
+        char tmp[24], *q = tmp + sizeof tmp;
+        unsigned long long u = (unsigned long long)a;
+        do {
+            *--q = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        char *p = buf;
+        if (signbit(v))
+            *p++ = '-';
+        memcpy(p, q, (size_t)(tmp + sizeof tmp - q));
+        p += tmp + sizeof tmp - q;
+        if (decimals > 0) {
+            *p++ = '.';
+            memset(p, '0', (size_t)decimals);
+            p += decimals;
+        }
+        *p = '\0';
+        return (int)(p - buf);
+    }
+    long long r = scaled_round(a, decimals, 0.0, 4e15); /* most values: a x 10^decimals rounded, when certain */
+    if (r >= 0) {
+        char tmp[24], *q = tmp + sizeof tmp;
+        int k = 0;
+        do { /* at least decimals + 1 digits */
+            *--q = (char)('0' + r % 10);
+            r /= 10;
+            k++;
+        } while (r || k <= decimals);
+        char *p = buf;
+        if (signbit(v))
+            *p++ = '-';
+        int int_digits = k - decimals;
+        memcpy(p, q, (size_t)int_digits);
+        p += int_digits;
+        if (decimals > 0) {
+            *p++ = '.';
+            memcpy(p, q + int_digits, (size_t)decimals);
+            p += decimals;
+        }
+        *p = '\0';
+        return (int)(p - buf);
+    }
+    digits g;
+    shortest_digits(v, &g);
+    int keep = g.exp10 + 1 + decimals; /* digits of g before the rounding position */
+    char d[MAX_DIGITS + 2];
+    int nd; /* the kept digits, d[0] the most significant, at 10^(e) */
+    int e = g.exp10;
+    if (keep < 0) {
+        nd = 0; /* below half a unit of the last decimal: zero */
+    } else if (keep >= g.nd) {
+        memcpy(d, g.d, (size_t)g.nd);
+        for (int i = g.nd; i < keep; i++)
+            d[i] = '0';
+        nd = keep;
+    } else {
+        char next = g.d[keep];
+        if (next == '5' && g.nd == keep + 1)
+            return snprintf(buf, n, "%.*f", decimals, v); /* exactly a midpoint */
+        memcpy(d, g.d, (size_t)keep);
+        nd = keep;
+        if (next >= '5') { /* up, carrying */
+            int i = nd - 1;
+            while (i >= 0 && d[i] == '9')
+                d[i--] = '0';
+            if (i < 0) {
+                memmove(d + 1, d, (size_t)nd);
+                d[0] = '1';
+                nd++;
+                e++;
+            } else {
+                d[i]++;
+            }
+        }
+    }
+    /* the value is d[0..nd) x 10^(e - nd + 1), nd digits ending at 10^-decimals */
+    char *p = buf;
+    if (signbit(v))
+        *p++ = '-';
+    int int_digits = nd - decimals; /* digits before the point (may be <= 0) */
+    if (int_digits <= 0)
+        *p++ = '0';
+    for (int i = 0; i < int_digits; i++)
+        *p++ = d[i];
+    if (decimals > 0) {
+        *p++ = '.';
+        for (int i = int_digits; i < nd; i++)
+            *p++ = i < 0 ? '0' : d[i];
+    }
+    *p = '\0';
+    return (int)(p - buf);
+}

@@ -16,6 +16,12 @@
 
 int fmt_double(char *buf, size_t n, double v);
 int fmt_pyrepr(char *buf, size_t n, double v);
+/* printf("%.4g", v), the same bytes, without printf for finite values (measured
+ * mode's trace terms); n >= 32. */
+int fmt_g4(char *buf, size_t n, double v);
+/* printf("%.*f", decimals, v), the same bytes, without printf for most values
+ * (serving_capacity's trace); n >= 40, decimals 0..6. */
+int fmt_fixed(char *buf, size_t n, double v, int decimals);
 
 /* The same output from the plain search (printf's %.{p}e candidates checked
  * with strtod) that the fast exact path must agree with: for tests and the

@@ -21,12 +21,24 @@ static double erlang_c(double a, double rho, double c)
     double sum = 1, u = 1;
     for (double i = m; i > 0; i--) { /* term i-1 = term i x i / a */
         u *= i / a;
+        /* The terms only shrink from here (i <= a). Once one is under half a unit
+         * in the last place of the sum (sum x 2^-54 is less than that), adding it,
+         * or any later one, leaves the sum as it is: stop (the same sum, bit for
+         * bit, in O(sqrt(a)) terms). */
+        if (u < sum * 0x1p-54)
+            break;
         sum += u;
     }
     u = 1;
+    const double tail = (a / c) / (1 - rho); /* T_c = term c-1 x tail */
     for (double i = m + 1; i < c; i++) { /* term i = term i-1 x a / i */
         u *= a / i;
         sum += u;
+        /* The terms only shrink here too (i > a), so T_c <= u (a / c) / (1 - rho):
+         * once that is a thousandth of the sum, the probability of waiting is
+         * surely under 0.01, where mmc_queue's waits are 0 whatever its value. */
+        if (u * tail < 1e-3 * sum)
+            return 0.0;
     }
     double last = u * (a / c) / (1 - rho); /* u is term c-1 here */
     return last / (sum + last);
@@ -38,7 +50,7 @@ mmc_waits mmc_queue(double lambda, double mu, double c)
     if (lambda >= c * mu || mu == 0)
         return (mmc_waits){1.0, INFINITY, INFINITY};
     double rho = lambda / (c * mu);
-    double p_wait = erlang_c(c * rho, rho, c);
+    double p_wait = erlang_c(c * rho, rho, c); /* exact, or 0 where it is surely under 0.01 */
     if (isnan(p_wait) || isinf(p_wait))
         p_wait = rho;
     p_wait = fmax(0.0, fmin(1.0, p_wait));

@@ -103,6 +103,24 @@ static double first_stable(double lambda, double mu)
     return c;
 }
 
+/* solver_trace of the parts joined, without vsnprintf: the same text, cut at
+ * SOLVER_MESSAGE_LEN as vsnprintf cuts it. */
+static void trace_join(solver_outputs *out, const char *const *parts, size_t n)
+{
+    if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
+        return;
+    char *dst = out->trace[out->n_trace++];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = strlen(parts[i]);
+        if (k > SOLVER_MESSAGE_LEN - 1 - len)
+            k = SOLVER_MESSAGE_LEN - 1 - len;
+        memcpy(dst + len, parts[i], k);
+        len += k;
+    }
+    dst[len] = '\0';
+}
+
 static void warn_nonfinite(solver_outputs *out, const int *idx, int n)
 {
     char names[160] = "";
@@ -172,18 +190,23 @@ static int run_serving_capacity(const solver_inputs *in, solver_outputs *out, so
         util = qps_cap > 0 ? qps / qps_cap : INFINITY;
         bottleneck = !feasible ? (tail.stable ? "Tail Latency" : "Capacity")
                                : (base_ms > target ? "Base Latency" : "Feasible");
-        if (!out->quiet) { /* composing the trace takes most of a solve's time */
-            char cap_s[40], qps_s[40], est_s[40], base_s[40], target_s[40];
-            snprintf(cap_s, sizeof cap_s, "%.2f", qps_cap);
-            snprintf(qps_s, sizeof qps_s, "%.2f", qps);
+        if (!out->quiet) { /* composing the trace took most of a solve's time: no printf here */
+            char rep_s[48], cap_s[48], qps_s[48], util_s[48], est_s[40], base_s[40], target_s[40];
+            fmt_fixed(rep_s, sizeof rep_s, replicas, 0);  /* "%.0f" */
+            fmt_fixed(cap_s, sizeof cap_s, qps_cap, 2);   /* "%.2f" */
+            fmt_fixed(qps_s, sizeof qps_s, qps, 2);
+            fmt_fixed(util_s, sizeof util_s, util * 100, 2);
             fmt_double(est_s, sizeof est_s, est);
             fmt_double(base_s, sizeof base_s, base_ms);
             fmt_double(target_s, sizeof target_s, target);
-            solver_trace(out,
-                         "Serving Capacity: %.0f replicas provide %s QPS for target %s QPS at utilization %.2f%%.",
-                         replicas, cap_s, qps_s, util * 100);
-            solver_trace(out, "Tail Latency: base request latency %s ms; estimated P99 %s ms vs target %s ms.",
-                         base_s, est_s, target_s);
+            /* "Serving Capacity: %.0f replicas provide %s QPS for target %s QPS at utilization %.2f%%." */
+            const char *l1[] = {"Serving Capacity: ", rep_s, " replicas provide ", cap_s, " QPS for target ", qps_s,
+                                " QPS at utilization ", util_s, "%."};
+            trace_join(out, l1, sizeof l1 / sizeof l1[0]);
+            /* "Tail Latency: base request latency %s ms; estimated P99 %s ms vs target %s ms." */
+            const char *l2[] = {"Tail Latency: base request latency ", base_s, " ms; estimated P99 ", est_s,
+                                " ms vs target ", target_s, " ms."};
+            trace_join(out, l2, sizeof l2 / sizeof l2[0]);
         }
     }
 

@@ -9,8 +9,9 @@
 #include "server/context.h"
 #include "server/route.h"
 
-/* Build the app: the contract from the embedded openapi.yaml and the solver
- * descriptors, and the prebuilt answers. -1 with msg on failure. */
+/* Build the app: the prebuilt answers (the contract, from the embedded
+ * openapi.yaml and the solver descriptors, and the costlier static answers
+ * are built on first use). -1 with msg on failure. */
 int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t msglen);
 void app_free(app *a);
 

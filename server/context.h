@@ -16,9 +16,7 @@
 typedef struct app {
     const catalog *cat;
     const config *cfg;
-    json_t *openapi;            /* the contract (contract.h), served as /openapi.json */
-    char *openapi_yaml;         /* the same, served as /openapi.yaml */
-    size_t openapi_yaml_len;
+    struct contract_cache *contract; /* the contract, built on first use (contract.h: contract_get) */
     atomic_bool ready;
     atomic_bool draining;
     struct app_prebuilt *pre;   /* answers rendered once by app_init (prebuilt.h); NULL: none */

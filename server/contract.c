@@ -9,10 +9,14 @@
 #include "server/contract.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "catalog/embedded.h"
 #include "core/solver.h"
 #include "server/inputs.h"
 #include "server/solver_describe.h"
@@ -336,5 +340,51 @@ json_t *contract_build(const char *yaml, size_t len, char *msg, size_t msglen)
         json_decref(doc);
         return NULL;
     }
+    return doc;
+}
+
+struct contract_cache {
+    pthread_mutex_t lock;
+    _Atomic(json_t *) doc; /* NULL until built (release / acquire) */
+};
+
+struct contract_cache *contract_cache_new(void)
+{
+    struct contract_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    pthread_mutex_init(&c->lock, NULL);
+    atomic_init(&c->doc, NULL);
+    return c;
+}
+
+void contract_cache_free(struct contract_cache *c)
+{
+    if (!c)
+        return;
+    json_decref(atomic_load(&c->doc));
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+const json_t *contract_get(struct contract_cache *c, char *msg, size_t msglen)
+{
+    if (!c) {
+        snprintf(msg, msglen, "out of memory");
+        return NULL;
+    }
+    json_t *doc = atomic_load_explicit(&c->doc, memory_order_acquire);
+    if (doc)
+        return doc;
+    pthread_mutex_lock(&c->lock);
+    doc = atomic_load_explicit(&c->doc, memory_order_relaxed);
+    if (!doc) {
+        const embedded_file *f = embedded_find("openapi.yaml");
+        if (!f)
+            snprintf(msg, msglen, "openapi.yaml is not embedded");
+        else if ((doc = contract_build((const char *)f->data, f->len, msg, msglen)))
+            atomic_store_explicit(&c->doc, doc, memory_order_release);
+    }
+    pthread_mutex_unlock(&c->lock);
     return doc;
 }

@@ -11,7 +11,9 @@
  *                    narrowed: solver, inputs, result)
  * and the unions SolverInputs (anyOf the _inputs, for requests) and
  * SolveResponse (oneOf the _response, discriminated by `solver`).
- * app.c calls contract_build once; nothing else needs this header. */
+ * The document is built on first use (contract_get), not at start-up: it
+ * costs milliseconds and only /openapi.json, /openapi.yaml and
+ * /schemas/plan.json read it. app.c owns the cache (app->contract). */
 #ifndef MLSYSD_CONTRACT_H
 #define MLSYSD_CONTRACT_H
 
@@ -22,5 +24,14 @@
  * NULL with the reason in msg (the YAML does not parse, has no
  * components/schemas, or already holds a name the generator owns). */
 json_t *contract_build(const char *yaml, size_t len, char *msg, size_t msglen);
+
+/* The build's contract, from the embedded openapi.yaml: built by the first
+ * caller (one at a time; concurrent callers wait for it) and kept until
+ * contract_cache_free. NULL with the reason in msg when it cannot be built
+ * (the next call tries again). The document is shared: read it, never change it. */
+struct contract_cache;
+struct contract_cache *contract_cache_new(void);
+void contract_cache_free(struct contract_cache *c);
+const json_t *contract_get(struct contract_cache *c, char *msg, size_t msglen);
 
 #endif

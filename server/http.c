@@ -24,6 +24,7 @@
 
 #include "server/cors.h"
 #include "server/http_encode.h"
+#include "core/numfmt.h"
 #include "server/http_stream.h"
 #include "server/jsonw.h"
 #include "server/metrics.h"
@@ -351,6 +352,16 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return r;
 }
 
+static void put_uint(strbuf *b, unsigned long long u)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    sb_append(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
     server *srv = cls;
@@ -364,25 +375,38 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     metrics_request(ctx->route, method_of(ctx->method), status, dur);
     metrics_response_bytes(ctx->route, ctx->bytes);
     metrics_inflight(-1);
-    strbuf e;
-    sb_init(&e);
-    sb_puts(&e, "\"request_id\":");
-    sb_json_string(&e, ctx->request_id);
-    sb_puts(&e, ",\"method\":");
-    sb_json_string(&e, ctx->method);
-    sb_puts(&e, ",\"path\":");
-    sb_json_string(&e, ctx->path);
-    sb_puts(&e, ",\"route\":");
-    sb_json_string(&e, route_label(ctx->route));
-    sb_printf(&e, ",\"status\":%d,\"duration_ms\":%.3f,\"bytes\":%llu", status, dur * 1e3, ctx->bytes);
-    if (!ctx->started)
-        sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
-    else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-        sb_printf(&e, ",\"aborted\":%d", (int)toe);
     /* Successful probes come every few seconds from every orchestrator: keep them out of info logs. */
     bool probe = has_flag(ctx->route, ROUTE_PROBE) && status == 200;
-    log_line(probe ? LOG_DEBUG : LOG_INFO, "request", e.data);
-    sb_free(&e);
+    log_level lvl = probe ? LOG_DEBUG : LOG_INFO;
+    if (log_enabled(lvl)) {
+        static _Thread_local strbuf e; /* kept per thread: a line per request */
+        sb_reset(&e);
+        sb_puts(&e, "\"request_id\":");
+        sb_json_string(&e, ctx->request_id);
+        sb_puts(&e, ",\"method\":");
+        sb_json_string(&e, ctx->method);
+        sb_puts(&e, ",\"path\":");
+        sb_json_string(&e, ctx->path);
+        sb_puts(&e, ",\"route\":");
+        sb_json_string(&e, route_label(ctx->route));
+        /* ,"status":%d,"duration_ms":%.3f,"bytes":%llu without printf (fmt_fixed is printf's %.3f) */
+        char num[48];
+        sb_puts(&e, ",\"status\":");
+        if (status < 0)
+            sb_putc(&e, '-');
+        put_uint(&e, status < 0 ? 0ULL - (unsigned long long)status : (unsigned long long)status);
+        sb_puts(&e, ",\"duration_ms\":");
+        sb_append(&e, num, (size_t)fmt_fixed(num, sizeof num, dur * 1e3, 3));
+        sb_puts(&e, ",\"bytes\":");
+        put_uint(&e, (unsigned long long)ctx->bytes);
+        if (!ctx->started)
+            sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
+        else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+            sb_printf(&e, ",\"aborted\":%d", (int)toe);
+        log_line(lvl, "request", e.data);
+        if (e.oom || e.cap > 65536)
+            sb_free(&e);
+    }
     sb_free(&ctx->body);
     free(ctx);
     *con_cls = NULL;

@@ -4,10 +4,14 @@
 #ifndef MLSYSD_LOG_H
 #define MLSYSD_LOG_H
 
+#include <stdbool.h>
+
 #include "server/config.h"
 
 /* One JSON log line on stdout (level filtered): {"ts","level","msg", extra_json...}. */
 void log_line(log_level lvl, const char *msg, const char *extra_json);
 void log_set_level(log_level lvl);
+/* Whether a line at lvl is written: callers skip composing one that is not. */
+bool log_enabled(log_level lvl);
 
 #endif

@@ -3,10 +3,14 @@
  * ML systems. */
 #include "server/ops_routes.h"
 
+#include <stdlib.h>
+
 #include "build_info.h"
+#include "server/contract.h"
 #include "server/metrics.h"
 #include "server/reply.h"
 #include "server/ui.h"
+#include "server/yaml2json.h"
 
 void handle_healthz(app *a, const app_request *req, app_response *resp, const char *param)
 {
@@ -34,19 +38,42 @@ void handle_metrics(app *a, const app_request *req, app_response *resp, const ch
     resp->content_type = "text/plain; version=0.0.4; charset=utf-8";
 }
 
+/* The contract, or a 500 answered: NULL. */
+static const json_t *contract_or_fail(app *a, const app_request *req, app_response *resp)
+{
+    char msg[300];
+    const json_t *doc = contract_get(a->contract, msg, sizeof msg);
+    if (!doc)
+        reply_fail(resp, req, 500, "internal", "", msg);
+    return doc;
+}
+
+/* Both are rendered by their first request and kept (ROUTE_ON_FIRST_USE). */
 void handle_openapi_yaml(app *a, const app_request *req, app_response *resp, const char *param)
 {
-    (void)req, (void)param;
+    (void)param;
+    const json_t *doc = contract_or_fail(a, req, resp);
+    if (!doc)
+        return;
+    size_t len = 0;
+    char *yaml = json_to_yaml(doc, &len);
+    if (!yaml) {
+        reply_fail(resp, req, 500, "internal", "", "out of memory writing the contract as YAML");
+        return;
+    }
     sb_reset(&resp->body);
-    sb_append(&resp->body, a->openapi_yaml, a->openapi_yaml_len);
+    sb_append(&resp->body, yaml, len);
+    free(yaml);
     resp->status = 200;
     resp->content_type = "application/yaml";
 }
 
 void handle_openapi_json(app *a, const app_request *req, app_response *resp, const char *param)
 {
-    (void)req, (void)param;
-    reply_json(resp, json_incref(a->openapi));
+    (void)param;
+    const json_t *doc = contract_or_fail(a, req, resp);
+    if (doc)
+        reply_json(resp, json_incref((json_t *)doc));
 }
 
 void handle_version(app *a, const app_request *req, app_response *resp, const char *param)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "server/contract.h"
 #include "server/edition.h"
 #include "server/plan_internal.h"
 #include "server/yaml2json.h"
@@ -267,7 +268,9 @@ static json_t *inline_refs(const json_t *schemas, const json_t *v, int depth)
 
 json_t *plan_schema(const app *a)
 {
-    const json_t *schemas = json_object_get(json_object_get(a->openapi, "components"), "schemas");
+    char msg[300];
+    const json_t *schemas = json_object_get(json_object_get(contract_get(a->contract, msg, sizeof msg), "components"),
+                                            "schemas");
     const json_t *plan = json_object_get(schemas, "Plan");
     if (!plan)
         return NULL;

@@ -1,7 +1,10 @@
-/* prebuilt.c - answers rendered once at start-up, by the same handlers that
- * render them per request (the route table's rows), and copied out per request. */
+/* prebuilt.c - answers rendered once (at start-up, or on first use for a
+ * ROUTE_ON_FIRST_USE row), by the same handlers that render them per request
+ * (the route table's rows), and copied out per request. */
 #include "server/prebuilt.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,8 @@ typedef struct {
     char etag[ETAG_LEN];
     char gz_etag[ETAG_LEN];
     gzip_once gz;
+    bool on_first_use; /* a ROUTE_ON_FIRST_USE row: body rendered by the first request (render_on_first_use) */
+    atomic_bool ready; /* on_first_use: body, len, content_type and the ETags are set (release / acquire) */
 } prebuilt_resp;
 
 struct app_prebuilt {
@@ -46,6 +51,7 @@ struct app_prebuilt {
     size_t n_resps, cap_resps;
     size_t *index;   /* open addressing over resps: i + 1, 0 empty */
     size_t index_mask;
+    pthread_mutex_t first_use; /* one renderer at a time of the ROUTE_ON_FIRST_USE answers */
 };
 
 static size_t ptr_hash(const void *p)
@@ -101,6 +107,7 @@ void prebuilt_free(struct app_prebuilt *pb)
     }
     free(pb->resps);
     free(pb->index);
+    pthread_mutex_destroy(&pb->first_use);
     free(pb);
 }
 
@@ -122,6 +129,7 @@ static struct app_prebuilt *prebuild(const catalog *cat)
         return NULL;
     }
     pb->mask = cap - 1;
+    pthread_mutex_init(&pb->first_use, NULL);
     for (size_t e = 0; e < catalog_edition_count(cat); e++) {
         const catalog_edition *ed = catalog_edition_at(cat, e);
         for (size_t k = 0; k < catalog_kind_count(); k++) {
@@ -143,9 +151,8 @@ static size_t resp_hash(const route *row, const catalog_edition *ed, const char 
 }
 
 /* Run the row's handler on a synthetic GET (with ?catalog=EDITION when ed is
- * not NULL) and keep its answer if it is a 200. */
-static void render_once(app *a, struct app_prebuilt *pb, const route *row, const catalog_edition *ed,
-                        const char *param)
+ * not NULL) and give its answer to out if it is a 200: false otherwise. */
+static bool render(app *a, const route *row, const catalog_edition *ed, const char *param, prebuilt_resp *out)
 {
     app_request req = {.method = "GET", .path = "/", .request_id = "prebuilt"};
     if (ed) {
@@ -156,31 +163,74 @@ static void render_once(app *a, struct app_prebuilt *pb, const route *row, const
     app_response resp = {0};
     sb_init(&resp.body);
     row->handler(a, &req, &resp, param);
-    if (resp.status == 200 && !resp.stream.ctx && !resp.body.oom && resp.body.data) {
-        if (pb->n_resps == pb->cap_resps) {
-            size_t cap = pb->cap_resps ? 2 * pb->cap_resps : 64;
-            prebuilt_resp *r = realloc(pb->resps, cap * sizeof *r);
-            if (!r) {
-                app_response_free(&resp);
-                return;
-            }
-            pb->resps = r;
-            pb->cap_resps = cap;
-        }
-        prebuilt_resp *out = &pb->resps[pb->n_resps];
-        memset(out, 0, sizeof *out);
-        out->param = strdup(param ? param : "");
-        if (out->param) {
-            out->row = row;
-            out->ed = ed;
-            out->content_type = resp.content_type;
-            out->body = sb_detach(&resp.body, &out->len);
-            etag_of(out->body, out->len, out->etag);
-            etag_gzip(out->etag, out->gz_etag);
-            pb->n_resps++;
-        }
+    bool ok = resp.status == 200 && !resp.stream.ctx && !resp.body.oom && resp.body.data;
+    if (ok) {
+        out->content_type = resp.content_type;
+        out->body = sb_detach(&resp.body, &out->len);
+        etag_of(out->body, out->len, out->etag);
+        etag_gzip(out->etag, out->gz_etag);
     }
     app_response_free(&resp);
+    return ok;
+}
+
+/* A new entry of resps for (row, ed, param), its body not set; NULL when out of memory. */
+static prebuilt_resp *add_resp(struct app_prebuilt *pb, const route *row, const catalog_edition *ed,
+                               const char *param)
+{
+    if (pb->n_resps == pb->cap_resps) {
+        size_t cap = pb->cap_resps ? 2 * pb->cap_resps : 64;
+        prebuilt_resp *r = realloc(pb->resps, cap * sizeof *r);
+        if (!r)
+            return NULL;
+        pb->resps = r;
+        pb->cap_resps = cap;
+    }
+    prebuilt_resp *out = &pb->resps[pb->n_resps];
+    memset(out, 0, sizeof *out);
+    out->param = strdup(param ? param : "");
+    if (!out->param)
+        return NULL;
+    out->row = row;
+    out->ed = ed;
+    atomic_init(&out->ready, false);
+    return out;
+}
+
+/* At start-up: render the answer now and keep it if it is a 200; for a
+ * ROUTE_ON_FIRST_USE row, only its place (the first request renders it). */
+static void render_once(app *a, struct app_prebuilt *pb, const route *row, const catalog_edition *ed,
+                        const char *param)
+{
+    prebuilt_resp *out = add_resp(pb, row, ed, param);
+    if (!out)
+        return;
+    if (row->flags & ROUTE_ON_FIRST_USE) {
+        out->on_first_use = true;
+        pb->n_resps++;
+    } else if (render(a, row, ed, param, out)) {
+        pb->n_resps++;
+    } else {
+        free(out->param);
+    }
+}
+
+/* The first request of a ROUTE_ON_FIRST_USE answer renders it, under the lock;
+ * the others wait for it, then read it as a start-up answer. False when it
+ * could not be rendered (not a 200, out of memory): the handler answers that
+ * request, and the next one tries again. */
+static bool render_on_first_use(app *a, struct app_prebuilt *pb, prebuilt_resp *p)
+{
+    if (atomic_load_explicit(&p->ready, memory_order_acquire))
+        return true;
+    pthread_mutex_lock(&pb->first_use);
+    bool ok = atomic_load_explicit(&p->ready, memory_order_relaxed);
+    if (!ok && render(a, p->row, p->ed, p->row->params ? p->param : NULL, p)) { /* "": a row without {param} */
+        atomic_store_explicit(&p->ready, true, memory_order_release);
+        ok = true;
+    }
+    pthread_mutex_unlock(&pb->first_use);
+    return ok;
 }
 
 /* The answers of every ROUTE_PREBUILT row, for every {param} the row lists and,
@@ -234,9 +284,10 @@ static prebuilt_resp *find_resp(struct app_prebuilt *pb, const route *row, const
     return NULL;
 }
 
-bool prebuilt_send(struct app_prebuilt *pb, const catalog *cat, const app_request *req, app_response *resp,
-                   const route *row, const char *param)
+bool prebuilt_send(app *a, const app_request *req, app_response *resp, const route *row, const char *param)
 {
+    struct app_prebuilt *pb = a->pre;
+    const catalog *cat = a->cat;
     if (!pb)
         return false;
     const catalog_edition *ed = NULL;
@@ -250,7 +301,7 @@ bool prebuilt_send(struct app_prebuilt *pb, const catalog *cat, const app_reques
             return false;
     }
     prebuilt_resp *p = find_resp(pb, row, ed, param ? param : "");
-    if (!p || !p->body)
+    if (!p || (p->on_first_use && !render_on_first_use(a, pb, p)) || !p->body)
         return false;
     size_t gz_len = 0;
     const char *gz = gzip_accepted(req->accept_encoding) ? gzip_once_get(&p->gz, p->body, p->len, &gz_len) : NULL;

@@ -24,6 +24,8 @@ enum {
     ROUTE_BY_ACCEPT = 1u << 4,   /* the answer depends on Accept too (Vary: Accept) */
     ROUTE_QUERY_INPUTS = 1u << 5, /* query arguments are a solver's inputs (errors name them inputs.<name>) */
     ROUTE_PROBE = 1u << 6,       /* a health probe: its successes are logged at debug only */
+    ROUTE_ON_FIRST_USE = 1u << 7, /* with ROUTE_PREBUILT: rendered on the first request instead of at start-up,
+                                     then kept (prebuilt.h): for answers too costly to render at start-up */
 };
 
 typedef struct route {
@@ -34,7 +36,7 @@ typedef struct route {
     route_handler handler;
     const char *label;    /* the metrics label: the pattern */
     unsigned flags;       /* ROUTE_* */
-    /* ROUTE_PREBUILT with params: the i-th {param} to render at start-up for
+    /* ROUTE_PREBUILT with params: the i-th {param} to render (at start-up, or on first use) for
      * edition ed (NULL: no more), written into buf. */
     const char *(*prebuilt_param)(const struct app *a, const struct catalog_edition *ed, size_t i, char *buf,
                                   size_t n);

@@ -10,12 +10,19 @@
 #include "server/prebuilt.h"
 #include "server/validation_report.h"
 
-/* The fixed parts of a solver's answer: "name": of each output, the units object. */
+/* The fixed parts of a solver's answer: "name": of each output and of each input,
+ * "name":"unit" of each quantity input, the units object, leaves_out as a JSON string. */
 typedef struct {
     char **keys;
     size_t *key_len;
+    char **in_keys;
+    size_t *in_key_len;
+    char **in_units;
+    size_t *in_units_len;
     char *units;
     size_t units_len;
+    char *leaves_out;
+    size_t leaves_out_len;
 } solver_parts;
 
 struct solve_parts {
@@ -48,14 +55,12 @@ static void put_num(strbuf *b, double x, bool as_int)
  * was left out of the array; so it is here. */
 static void put_message(strbuf *b, const char *msg, bool *first)
 {
-    json_t *j = json_string(msg);
-    if (!j)
+    if (!json_utf8_ok(msg)) /* json_string()'s test, without making the string */
         return;
     if (!*first)
         sb_putc(b, ',');
     *first = false;
-    sb_json_string(b, json_string_value(j));
-    json_decref(j);
+    sb_json_string(b, msg);
 }
 
 static void put_summary(const app *a, strbuf *b, const void *entry, record_kind k)
@@ -73,7 +78,7 @@ static void put_summary(const app *a, strbuf *b, const void *entry, record_kind 
 
 /* The inputs as used: numbers in each input's declared unit, records by
  * key (input_ref_key), lists as arrays of the ids given, null where null. */
-static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
+static void write_echo(strbuf *b, const solver_desc *s, const solver_parts *ps, const solver_inputs *in)
 {
     sb_putc(b, '{');
     bool first = true;
@@ -88,8 +93,12 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_inputs *in)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, d->name);
-        sb_putc(b, ':');
+        if (ps) {
+            sb_append(b, ps->in_keys[i], ps->in_key_len[i]);
+        } else {
+            sb_json_string(b, d->name);
+            sb_putc(b, ':');
+        }
         if (v->is_null) {
             sb_puts(b, "null");
             continue;
@@ -189,7 +198,8 @@ static const solver_parts *parts_of(const app *a, size_t index)
     const struct solve_parts *p = a->solve_parts;
     if (!p || index >= solver_count())
         return NULL;
-    return p->by_solver[index].keys && p->by_solver[index].units ? &p->by_solver[index] : NULL;
+    const solver_parts *f = &p->by_solver[index];
+    return f->keys && f->units && f->in_keys && f->in_units && f->leaves_out ? f : NULL;
 }
 
 void solve_parts_free(struct solve_parts *p)
@@ -197,14 +207,66 @@ void solve_parts_free(struct solve_parts *p)
     if (!p)
         return;
     for (size_t i = 0; i < solver_count(); i++) {
-        for (size_t k = 0; p->by_solver[i].keys && k < solver_at(i)->n_outputs; k++)
-            free(p->by_solver[i].keys[k]);
-        free(p->by_solver[i].keys);
-        free(p->by_solver[i].key_len);
-        free(p->by_solver[i].units);
+        solver_parts *f = &p->by_solver[i];
+        for (size_t k = 0; f->keys && k < solver_at(i)->n_outputs; k++)
+            free(f->keys[k]);
+        for (size_t k = 0; f->in_keys && k < solver_at(i)->n_inputs; k++)
+            free(f->in_keys[k]);
+        for (size_t k = 0; f->in_units && k < solver_at(i)->n_inputs; k++)
+            free(f->in_units[k]);
+        free(f->keys);
+        free(f->key_len);
+        free(f->in_keys);
+        free(f->in_key_len);
+        free(f->in_units);
+        free(f->in_units_len);
+        free(f->units);
+        free(f->leaves_out);
     }
     free(p->by_solver);
     free(p);
+}
+
+static void put_output_key(strbuf *b, const solver_desc *s, size_t k)
+{
+    sb_json_string(b, output_member_name(&s->outputs[k]));
+    sb_putc(b, ':');
+}
+
+static void put_input_key(strbuf *b, const solver_desc *s, size_t k)
+{
+    sb_json_string(b, s->inputs[k].name);
+    sb_putc(b, ':');
+}
+
+static void put_input_unit(strbuf *b, const solver_desc *s, size_t k)
+{
+    put_input_key(b, s, k);
+    sb_json_string(b, s->inputs[k].unit);
+}
+
+/* n texts, each by put(b, s, k), with their lengths in *lens; NULL when out of memory. */
+static char **render_each(size_t n, const solver_desc *s, void (*put)(strbuf *, const solver_desc *, size_t),
+                          size_t **lens)
+{
+    char **texts = calloc(n + 1, sizeof *texts);
+    *lens = calloc(n + 1, sizeof **lens);
+    bool ok = texts && *lens;
+    for (size_t k = 0; ok && k < n; k++) {
+        strbuf b;
+        sb_init(&b);
+        put(&b, s, k);
+        ok = !b.oom;
+        texts[k] = ok ? sb_detach(&b, &(*lens)[k]) : NULL;
+        sb_free(&b);
+    }
+    if (!ok && texts) {
+        for (size_t k = 0; k < n; k++)
+            free(texts[k]);
+        free(texts);
+        texts = NULL;
+    }
+    return texts;
 }
 
 /* NULL members of a solver's parts: rendered per answer. */
@@ -223,24 +285,13 @@ struct solve_parts *solve_parts_build(void)
         write_units(&b, s);
         f->units = b.oom ? NULL : sb_detach(&b, &f->units_len);
         sb_free(&b);
-        char **keys = calloc(s->n_outputs + 1, sizeof *keys);
-        f->key_len = calloc(s->n_outputs + 1, sizeof *f->key_len);
-        bool ok = keys && f->key_len;
-        for (size_t k = 0; ok && k < s->n_outputs; k++) {
-            sb_init(&b);
-            sb_json_string(&b, output_member_name(&s->outputs[k]));
-            sb_putc(&b, ':');
-            ok = !b.oom;
-            keys[k] = ok ? sb_detach(&b, &f->key_len[k]) : NULL;
-            sb_free(&b);
-        }
-        if (!ok && keys) {
-            for (size_t k = 0; k < s->n_outputs; k++)
-                free(keys[k]);
-            free(keys);
-            keys = NULL;
-        }
-        f->keys = keys;
+        f->keys = render_each(s->n_outputs, s, put_output_key, &f->key_len);
+        f->in_keys = render_each(s->n_inputs, s, put_input_key, &f->in_key_len);
+        f->in_units = render_each(s->n_inputs, s, put_input_unit, &f->in_units_len);
+        sb_init(&b);
+        sb_json_string(&b, s->assumptions);
+        f->leaves_out = b.oom ? NULL : sb_detach(&b, &f->leaves_out_len);
+        sb_free(&b);
     }
     return p;
 }
@@ -255,9 +306,9 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
     sb_puts(b, "{\"solver\":");
     sb_json_string(b, s->name);
     sb_puts(b, ",\"inputs\":");
-    write_echo(b, s, in);
-    sb_puts(b, ",\"result\":{");
     const solver_parts *ps = parts_of(a, r->index);
+    write_echo(b, s, ps, in);
+    sb_puts(b, ",\"result\":{");
     const output_desc *open = NULL; /* the first member of the record being written */
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];
@@ -301,9 +352,13 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, s->inputs[i].name);
-        sb_putc(b, ':');
-        sb_json_string(b, s->inputs[i].unit);
+        if (ps) {
+            sb_append(b, ps->in_units[i], ps->in_units_len[i]);
+        } else {
+            sb_json_string(b, s->inputs[i].name);
+            sb_putc(b, ':');
+            sb_json_string(b, s->inputs[i].unit);
+        }
     }
     sb_puts(b, "},\"resolved\":{");
     first = true;
@@ -337,7 +392,10 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
     for (int i = 0; i < out->n_warnings; i++)
         put_message(b, out->warnings[i], &first);
     sb_puts(b, "],\"assumptions\":{\"leaves_out\":");
-    sb_json_string(b, s->assumptions);
+    if (ps)
+        sb_append(b, ps->leaves_out, ps->leaves_out_len);
+    else
+        sb_json_string(b, s->assumptions);
     sb_puts(b, ",\"error_band\":");
     error_band_write(b, s, in, r->calibration);
     sb_puts(b, "},\"catalog\":");

@@ -23,7 +23,7 @@ void sb_reset(strbuf *b)
         b->data[0] = '\0';
 }
 
-bool sb_reserve(strbuf *b, size_t extra)
+bool sb_grow(strbuf *b, size_t extra)
 {
     if (b->oom)
         return false;
@@ -41,19 +41,6 @@ bool sb_reserve(strbuf *b, size_t extra)
     b->cap = cap;
     return true;
 }
-
-void sb_append(strbuf *b, const char *s, size_t n)
-{
-    if (!sb_reserve(b, n))
-        return;
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-void sb_puts(strbuf *b, const char *s) { sb_append(b, s, strlen(s)); }
-
-void sb_putc(strbuf *b, char c) { sb_append(b, &c, 1); }
 
 void sb_printf(strbuf *b, const char *fmt, ...)
 {
@@ -78,9 +65,12 @@ void sb_printf(strbuf *b, const char *fmt, ...)
 
 void sb_number(strbuf *b, double v)
 {
-    char tmp[40];
-    int n = fmt_double(tmp, sizeof tmp, v);
-    sb_append(b, tmp, (size_t)n);
+    /* straight into the buffer: fmt_double writes at most 32 bytes and a NUL */
+    if (!sb_reserve(b, 40))
+        return;
+    int n = fmt_double(b->data + b->len, 40, v);
+    b->len += (size_t)n;
+    b->data[b->len] = '\0';
 }
 
 /* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
@@ -105,12 +95,22 @@ static size_t utf8_len(const unsigned char *s)
     return n;
 }
 
+/* Bytes a JSON string carries as they are: printable ASCII but '"' and '\\' (NUL is not). */
+static const unsigned char JSON_PLAIN[256] = {
+    [0x20] = 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                               /* 0x20-0x2f, no '"' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                                        /* 0x30-0x3f */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                                        /* 0x40-0x4f */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,                                        /* 0x50-0x5f, no '\\' */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                                        /* 0x60-0x6f */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                                        /* 0x70-0x7f */
+};
+
 void sb_json_string(strbuf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     /* Fast path: printable ASCII without '"' or '\\' (keys, ids, units) in one copy. */
     const unsigned char *q = p;
-    while (*q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+    while (JSON_PLAIN[*q])
         q++;
     if (!*q) {
         size_t n = (size_t)(q - p);
@@ -126,7 +126,7 @@ void sb_json_string(strbuf *b, const char *s)
     sb_putc(b, '"');
     while (*p) {
         const unsigned char *run = p;
-        while (*p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+        while (JSON_PLAIN[*p])
             p++;
         if (p > run)
             sb_append(b, (const char *)run, (size_t)(p - run));

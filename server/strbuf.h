@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 typedef struct {
     char *data;
@@ -14,11 +15,30 @@ typedef struct {
 void sb_init(strbuf *b);
 void sb_free(strbuf *b);
 void sb_reset(strbuf *b);
-/* Room for `extra` more bytes (and the NUL) in one allocation; false when out of memory. */
-bool sb_reserve(strbuf *b, size_t extra);
-void sb_append(strbuf *b, const char *s, size_t n);
-void sb_puts(strbuf *b, const char *s);
-void sb_putc(strbuf *b, char c);
+/* sb_reserve's slow path: grow the allocation (false when out of memory). */
+bool sb_grow(strbuf *b, size_t extra);
+/* Room for `extra` more bytes (and the NUL) in one allocation; false when out of memory.
+ * Inline, as the appends below: a /solve answer makes a few hundred of them. */
+static inline bool sb_reserve(strbuf *b, size_t extra)
+{
+    return (!b->oom && b->len + extra + 1 <= b->cap) || sb_grow(b, extra);
+}
+static inline void sb_append(strbuf *b, const char *s, size_t n)
+{
+    if (!sb_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+static inline void sb_puts(strbuf *b, const char *s) { sb_append(b, s, strlen(s)); }
+static inline void sb_putc(strbuf *b, char c)
+{
+    if (!sb_reserve(b, 1))
+        return;
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+}
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Shortest round-trip number; non-finite -> null. */
 void sb_number(strbuf *b, double v);

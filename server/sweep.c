@@ -45,6 +45,7 @@ void sweep_stream_free(sweep_stream *st)
         return;
     for (int a = 0; a < MAX_AXES; a++) {
         free(st->axes[a].vals);
+        free(st->axes[a].geo);
         json_decref(st->axes[a].member_vals);
         json_decref(st->axes[a].first_obj);
         free(st->axes[a].texts);

@@ -42,6 +42,8 @@ typedef struct {
     int n_items;
 } axis_value;
 
+#define GEO_TABLE_MAX 8192 /* geomspace values kept per axis (64 KiB) */
+
 typedef struct {
     int input;
     const input_desc *d;
@@ -51,6 +53,7 @@ typedef struct {
     const json_t *spec;       /* the values array or range/geomspace object (lives while sweep_start runs) */
     const json_t *first;      /* a valid JSON value of the input, to parse the base inputs with */
     double start, stop, step; /* range / geomspace, SI */
+    double *geo;              /* a geomspace's values (sweep_axis_form_num's), computed once when short: NULL otherwise */
     bool int_bounds;          /* range given as integer literals: its values print as integers in messages */
     axis_value *vals;         /* AX_VALUES, and every member axis */
     /* An axis over one member of a record input ("fleet.count"): each value is

@@ -26,6 +26,8 @@ double sweep_axis_form_num(const axis *ax, size_t k)
             x = ax->stop;
         return x;
     }
+    if (ax->geo)
+        return ax->geo[k];
     if (k == 0)
         return ax->start;
     if (k + 1 == ax->n)

@@ -195,6 +195,14 @@ static int describe_axis(sweep_stream *st, const json_t *spec, size_t i, api_err
         return api_fail(err, 413, "too-many-points", field,
                         "an axis over a record member ('%s') has at most %d values (each is a record), got %zu",
                         ax->label, MEMBER_AXIS_MAX, ax->n);
+    if (ax->form == AX_GEOMSPACE && ax->n >= 2 && ax->n <= GEO_TABLE_MAX) {
+        /* each value costs a pow() and is asked for twice a point (the inputs, the
+         * row): computed once here, by the same function (NULL when out of memory) */
+        double *geo = malloc(ax->n * sizeof *geo);
+        for (size_t k = 0; geo && k < ax->n; k++)
+            geo[k] = sweep_axis_form_num(ax, k);
+        ax->geo = geo;
+    }
     return 0;
 }
 

@@ -2,6 +2,8 @@
 #include "server/validation_report.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +50,8 @@ json_t *error_band_json(const solver_desc *d, const solver_inputs *in, calibrati
     return o;
 }
 
-void error_band_write(strbuf *b, const solver_desc *d, const solver_inputs *in, calibration_mode mode)
+static void band_write(strbuf *b, const calib_table *t, const solver_band *bands, int n, calibration_mode mode)
 {
-    const calib_table *t = calibration_table();
-    solver_band bands[SOLVER_MAX_BANDS];
-    int n = d->measured_families ? d->measured_families(in, bands) : 0;
     sb_puts(b, "{\"calibration\":");
     sb_json_string(b, CALIBRATION_MODES[mode]);
     sb_puts(b, ",\"basis\":");
@@ -78,6 +77,89 @@ void error_band_write(strbuf *b, const solver_desc *d, const solver_inputs *in, 
         sb_printf(b, ",\"n\":%d,\"sources\":%d}", s->n, t->families[bands[i].family].sources);
     }
     sb_puts(b, "]}");
+}
+
+/* The band's text is the same for every answer with the same (mode, bands)
+ * (a band's outputs are static lists in the solvers' files, so their address
+ * is their identity):
+ * with the build's fitted table, it is written once per such key and kept, in
+ * a table that only grows (each slot set once, by compare-and-swap). A trial
+ * table (calibration_use) is written per answer. */
+typedef struct {
+    calibration_mode mode;
+    int n;
+    solver_band bands[SOLVER_MAX_BANDS];
+    size_t len;
+    char text[];
+} band_text;
+
+#define BAND_SLOTS 64
+static _Atomic(band_text *) g_bands[BAND_SLOTS];
+
+static bool band_key_eq(const band_text *e, const solver_band *bands, int n, calibration_mode mode)
+{
+    if (e->mode != mode || e->n != n)
+        return false;
+    for (int i = 0; i < n; i++)
+        if (e->bands[i].family != bands[i].family || e->bands[i].outputs != bands[i].outputs)
+            return false;
+    return true;
+}
+
+static size_t band_hash(const solver_band *bands, int n, calibration_mode mode)
+{
+    unsigned long long h = 0x9e3779b97f4a7c15ULL * (unsigned long long)(mode + 1) + (unsigned long long)n;
+    for (int i = 0; i < n; i++) {
+        h = (h ^ (unsigned long long)bands[i].family) * 0x100000001b3ULL;
+        h = (h ^ (unsigned long long)(uintptr_t)bands[i].outputs) * 0x100000001b3ULL;
+        h ^= h >> 29;
+    }
+    return (size_t)h;
+}
+
+void error_band_write(strbuf *b, const solver_desc *d, const solver_inputs *in, calibration_mode mode)
+{
+    const calib_table *t = calibration_table();
+    solver_band bands[SOLVER_MAX_BANDS];
+    int n = d->measured_families ? d->measured_families(in, bands) : 0;
+    if (t != &CALIBRATION_FITTED || n < 0 || n > SOLVER_MAX_BANDS) {
+        band_write(b, t, bands, n, mode);
+        return;
+    }
+    size_t h = band_hash(bands, n, mode);
+    for (size_t k = 0; k < BAND_SLOTS; k++) {
+        _Atomic(band_text *) *slot = &g_bands[(h + k) % BAND_SLOTS];
+        band_text *e = atomic_load_explicit(slot, memory_order_acquire);
+        if (!e) {
+            strbuf tb;
+            sb_init(&tb);
+            band_write(&tb, t, bands, n, mode);
+            band_text *mine = tb.oom ? NULL : malloc(sizeof *mine + tb.len + 1);
+            if (!mine) {
+                sb_free(&tb);
+                break;
+            }
+            mine->mode = mode;
+            mine->n = n;
+            memcpy(mine->bands, bands, sizeof bands[0] * (size_t)n);
+            mine->len = tb.len;
+            memcpy(mine->text, tb.data, tb.len + 1);
+            sb_free(&tb);
+            band_text *expected = NULL;
+            if (atomic_compare_exchange_strong_explicit(slot, &expected, mine, memory_order_acq_rel,
+                                                        memory_order_acquire))
+                e = mine;
+            else {
+                free(mine); /* another thread took the slot: read what it put */
+                e = expected;
+            }
+        }
+        if (band_key_eq(e, bands, n, mode)) {
+            sb_append(b, e->text, e->len);
+            return;
+        }
+    }
+    band_write(b, t, bands, n, mode); /* the table is full (it never should be) */
 }
 
 /* --- GET /calibration ------------------------------------------------------------ */
