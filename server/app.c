@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "server/batch.h"
-#include "server/body.h"
 #include "server/catalog_routes.h"
 #include "server/contract.h"
 #include "server/jsonw.h"
@@ -68,7 +67,6 @@ const route *route_at(size_t i) { return i < N_ROUTES ? &ROUTES[i] : NULL; }
 int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t msglen)
 {
     memset(a, 0, sizeof *a);
-    app_body_allocator_init();
     a->cat = cat;
     a->cfg = cfg;
     a->contract = contract_cache_new();

@@ -63,7 +63,7 @@ void handle_solve_post(app *a, const app_request *req, app_response *resp, const
 {
     (void)param;
     api_error err;
-    json_t *body = app_parse_body_scratch(req, &err); /* released below, before the next request */
+    json_t *body = app_parse_body(req, &err);
     if (!body) {
         app_problem(resp, req, &err);
         return;
