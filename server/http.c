@@ -379,7 +379,9 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     bool probe = has_flag(ctx->route, ROUTE_PROBE) && status == 200;
     log_level lvl = probe ? LOG_DEBUG : LOG_INFO;
     if (log_enabled(lvl)) {
-        static _Thread_local strbuf e; /* kept per thread: a line per request */
+        strbuf own, *kept = log_extra_buffer(); /* kept per thread: a line per request */
+        sb_init(&own);
+        strbuf e = kept ? *kept : own;
         sb_reset(&e);
         sb_puts(&e, "\"request_id\":");
         sb_json_string(&e, ctx->request_id);
@@ -404,8 +406,10 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
         else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
             sb_printf(&e, ",\"aborted\":%d", (int)toe);
         log_line(lvl, "request", e.data);
-        if (e.oom || e.cap > 65536)
+        if (e.oom || e.cap > 65536 || !kept)
             sb_free(&e);
+        if (kept)
+            *kept = e;
     }
     sb_free(&ctx->body);
     free(ctx);

@@ -1,7 +1,9 @@
 /* log.c - one JSON line per event on stdout (contract in log.h). */
 #include "server/log.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,12 +36,57 @@ static void timestamp(strbuf *b)
     sb_append(b, frac, sizeof frac);
 }
 
+/* Per-thread buffers kept across lines (a line per request), freed when the
+ * thread ends: a thread-local strbuf alone would leak its data then. */
+typedef struct {
+    strbuf line, extra;
+} log_buffers;
+
+static pthread_key_t g_buffers_key;
+static pthread_once_t g_buffers_once = PTHREAD_ONCE_INIT;
+static bool g_buffers_ok;
+
+static void buffers_free(void *p)
+{
+    log_buffers *lb = p;
+    sb_free(&lb->line);
+    sb_free(&lb->extra);
+    free(lb);
+}
+
+static void buffers_key(void) { g_buffers_ok = pthread_key_create(&g_buffers_key, buffers_free) == 0; }
+
+static log_buffers *thread_buffers(void)
+{
+    pthread_once(&g_buffers_once, buffers_key);
+    if (!g_buffers_ok)
+        return NULL;
+    log_buffers *lb = pthread_getspecific(g_buffers_key);
+    if (!lb && (lb = calloc(1, sizeof *lb)) && pthread_setspecific(g_buffers_key, lb) != 0) {
+        free(lb);
+        lb = NULL;
+    }
+    return lb;
+}
+
+strbuf *log_extra_buffer(void)
+{
+    log_buffers *lb = thread_buffers();
+    return lb ? &lb->extra : NULL;
+}
+
+/* A buffer that grew past this is freed after its line: memory back after an outsized one. */
+#define KEEP_BYTES 65536
+
 void log_line(log_level lvl, const char *msg, const char *extra_json)
 {
     if (lvl < g_level)
         return;
-    /* one buffer per thread, kept: a line per request */
-    static _Thread_local strbuf b;
+    log_buffers *lb = thread_buffers();
+    strbuf own;
+    sb_init(&own);
+    strbuf *bp = lb ? &lb->line : &own;
+    strbuf b = *bp; /* worked on here, given back below */
     sb_reset(&b);
     sb_puts(&b, "{\"ts\":\"");
     timestamp(&b);
@@ -56,6 +103,7 @@ void log_line(log_level lvl, const char *msg, const char *extra_json)
     if (b.data && !b.oom && write(STDOUT_FILENO, b.data, b.len) < 0) {
         /* nothing sensible to do if stdout is gone */
     }
-    if (b.oom || b.cap > 65536)
-        sb_free(&b); /* a failed or an outsized line: start afresh */
+    if (b.oom || b.cap > KEEP_BYTES || !lb)
+        sb_free(&b); /* a failed or an outsized line, or no kept buffer: start afresh */
+    *bp = b;
 }
