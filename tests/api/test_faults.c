@@ -28,6 +28,15 @@
 #include <zlib.h>
 
 #include "harness.h"
+
+/* Built with AddressSanitizer (clang says so through __has_feature, gcc through a macro). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
 #include "schema.h"
 
 static long status_kb(pid_t pid, const char *key)
@@ -190,7 +199,13 @@ Test(faults, a_client_vanishing_mid_sweep_frees_the_worker_and_the_memory, .time
     solve_at_once(&d);
     long after = idle_rss(&d);
     cr_log_info("faults: RSS %ld kB before 6 vanished 10M-point sweeps, %ld kB after", before, after);
+#ifdef UNDER_ASAN
+    /* AddressSanitizer keeps freed memory in quarantine: RSS does not come back
+     * (its leak check at exit covers what this bound checks in the plain build) */
+    (void)before;
+#else
     cr_expect_leq(after, before + 1024, "RSS %ld kB before, %ld kB after 6 vanished sweeps", before, after);
+#endif
     cr_assert_eq(daemon_stop(&d), 0);
     unlink(d.log_path);
 }
