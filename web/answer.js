@@ -13,6 +13,18 @@ import {chartReady, drawStages, drawRoofline, drawSweep} from './charts.js';
 export function showCurl(path, body) {
   $('curl').textContent = 'curl -s -X POST ' + shellQuote(location.origin + path) +
     " -H 'Content-Type: application/json' \\\n  -d " + shellQuote(JSON.stringify(body));
+  $('plan').textContent = planText(body);
+}
+
+/* The request as a capacity plan of one scenario (POST /evaluate, mlsysd eval):
+ * the fields a plan scenario takes, and an empty list of assertions to fill in. */
+const SCENARIO_FIELDS = ['solver', 'catalog', 'calibration', 'inputs', 'axes', 'constraints', 'objective', 'objectives',
+  'top_k', 'method'];
+export function planText(body) {
+  const scenario = {name: body.solver};
+  for (const k of SCENARIO_FIELDS) if (body[k] !== undefined) scenario[k] = body[k];
+  scenario.assert = [];
+  return JSON.stringify({version: '1', name: 'from-the-dashboard', scenarios: [scenario]}, null, 2);
 }
 
 /* A problem (an Error, with the API's problem as .problem) as one line. */

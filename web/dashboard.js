@@ -249,6 +249,7 @@ async function start() {
   $('reset').addEventListener('click', () => openSolver(state.solver.name, {}, false));
   $('sweep-output').addEventListener('change', drawSweep);
   $('copy-curl').addEventListener('click', () => navigator.clipboard && navigator.clipboard.writeText($('curl').textContent));
+  $('copy-plan').addEventListener('click', () => navigator.clipboard && navigator.clipboard.writeText($('plan').textContent));
   $('share').addEventListener('click', (ev) => { ev.preventDefault(); history.replaceState(null, '', stateToHash()); $('share').href = location.href; });
   $('tab-solve').addEventListener('click', () => showView('solve'));
   $('tab-catalog').addEventListener('click', () => showView('catalog'));

@@ -179,6 +179,13 @@ test('single_node form: ResNet50 / A100 / batch 256 / fp16 shows /solve\'s laten
   assert.match(curl, /"batch_size":256/);
   latencyHash = await page.evaluate(() => location.hash);
   assert.match(latencyHash, /solver=single_node/);
+  // the same request as a plan scenario: POST /evaluate runs it, with /solve's answer
+  const plan = JSON.parse(await page.$eval('#plan', (e) => e.textContent));
+  assert.equal(plan.scenarios.length, 1);
+  assert.deepEqual(plan.scenarios[0].assert, []);
+  const evaluated = await getJSON(base + '/evaluate', plan);
+  assert.equal(evaluated.status, 'pass');
+  assert.deepEqual(evaluated.scenarios[0].answer.result, api.result);
   await shot('02-single-node');
 });
 
