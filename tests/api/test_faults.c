@@ -30,6 +30,17 @@
 #include "harness.h"
 #include "schema.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
 static long status_kb(pid_t pid, const char *key)
 {
     char path[64], line[256];
@@ -190,7 +201,13 @@ Test(faults, a_client_vanishing_mid_sweep_frees_the_worker_and_the_memory, .time
     solve_at_once(&d);
     long after = idle_rss(&d);
     cr_log_info("faults: RSS %ld kB before 6 vanished 10M-point sweeps, %ld kB after", before, after);
+#if SANITIZED
+    /* ASan's allocator keeps freed memory in its quarantine and is not trimmed: RSS says
+     * nothing about leaks there (LeakSanitizer does, when the daemon exits). */
+    (void)before, (void)after;
+#else
     cr_expect_leq(after, before + 1024, "RSS %ld kB before, %ld kB after 6 vanished sweeps", before, after);
+#endif
     cr_assert_eq(daemon_stop(&d), 0);
     unlink(d.log_path);
 }

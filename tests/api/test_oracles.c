@@ -804,11 +804,9 @@ Test(oracles, contract_check_rejects_what_it_should)
     fetch_contract();
     char err[1400];
     long st;
-    json_t *ok = post_checked("/solve", solve_doc("tail_latency", json_pack("{s:i,s:i,s:i}", "arrival_rate_qps", 30,
-                                                                            "service_latency_ms", 100, "num_replicas", 4),
-                                                  NULL),
-                              &st);
-    /* solve_doc took a reference; the inputs object above is freed with the body */
+    json_t *in = json_pack("{s:i,s:i,s:i}", "arrival_rate_qps", 30, "service_latency_ms", 100, "num_replicas", 4);
+    json_t *ok = post_checked("/solve", solve_doc("tail_latency", in, NULL), &st);
+    json_decref(in);
     cr_assert_eq(st, 200);
     char *good = json_dumps(ok, JSON_COMPACT);
     cr_expect(contract_check(g_doc, "POST", "/solve", 200, "application/json", good, strlen(good), err, sizeof err), "%s",
