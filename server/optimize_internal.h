@@ -1,7 +1,8 @@
 /* optimize_internal.h - what the files of POST /optimize share: the search's
  * state and the checks both searches use. optimize.c reads the request and
  * runs the single-objective search (exhaustive or bisection); optimize_pareto.c
- * the multi-objective one. Nothing else includes this. */
+ * the multi-objective one; optimize_checks.c the checks both use. Nothing else
+ * includes this. */
 #ifndef MLSYSD_OPTIMIZE_INTERNAL_H
 #define MLSYSD_OPTIMIZE_INTERNAL_H
 
@@ -64,7 +65,8 @@ typedef struct {
     bool front_cut;
 } opt;
 
-/* The point's outputs meet every constraint. */
+/* optimize_checks.c: the point's outputs meet constraint c; meet every constraint. */
+bool optimize_meets(const opt *o, const constraint *c, const solver_outputs *out);
 bool optimize_meets_all(const opt *o, const solver_outputs *out);
 /* {"maximize": NAME} or {"minimize": NAME}, NAME a numeric axis or output;
  * `at` is its JSON path ("objective", "objectives[1]"). 0, or -1 with err. */

@@ -16,45 +16,7 @@
 
 #define PLAN_MAX_SCENARIOS 64
 
-const char *const PLAN_STATUS_NAMES[] = {"pass", "fail", "infeasible", NULL};
-
 int plan_exit_code(plan_status st) { return st == PLAN_PASS ? 0 : st == PLAN_FAIL ? 3 : 2; }
-
-/* --- checks shared with plan_mlsysim.c (plan_internal.h) ------------------------------------ */
-
-int plan_prefix_field(api_error *err, const char *prefix)
-{
-    char f[sizeof err->field + 80];
-    if (!*prefix)
-        return -1;
-    if (err->field[0])
-        snprintf(f, sizeof f, "%.70s.%s", prefix, err->field);
-    else
-        snprintf(f, sizeof f, "%.70s", prefix);
-    snprintf(err->field, sizeof err->field, "%.*s", (int)sizeof err->field - 1, f);
-    return -1;
-}
-
-int plan_known_keys(const json_t *obj, const char *const *keys, const char *prefix, api_error *err)
-{
-    const char *key;
-    json_t *val;
-    json_object_foreach((json_t *)obj, key, val) {
-        bool known = false;
-        for (size_t i = 0; keys[i] && !known; i++)
-            known = !strcmp(key, keys[i]);
-        if (known)
-            continue;
-        char field[160], list[400] = "";
-        size_t used = 0;
-        for (size_t i = 0; keys[i] && used < sizeof list; i++)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", keys[i]);
-        snprintf(field, sizeof field, "%s%s%.100s", prefix, *prefix ? "." : "", key);
-        return api_fail(err, 400, "unknown-field", field, "unknown field '%.80s'%s%s; allowed: %s", key,
-                        *prefix ? " in " : "", prefix, list);
-    }
-    return 0;
-}
 
 /* --- reading -------------------------------------------------------------------------------- */
 

@@ -19,7 +19,7 @@
 #include "server/plan.h"
 #include "server/sweep.h"
 
-/* --- plan.c ---------------------------------------------------------------------------------- */
+/* --- plan_fields.c (and PLAN_STATUS_NAMES, plan.h) ------------------------------------------- */
 
 /* "<prefix>.<field>" (or prefix alone for an empty field) into err->field; returns -1. */
 int plan_prefix_field(api_error *err, const char *prefix);

@@ -177,12 +177,15 @@ double sweep_axis_num(const axis *ax, size_t k);
 /* Solve point p into st->out: NULL, or the point's error (in st->se). */
 const char *sweep_eval_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_AXES]);
 
-/* --- output formats (sweep_format.c) --------------------------------------- */
+/* --- names and values as rows show them (sweep_names.c) ------------------- */
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
 void sweep_put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
-
+/* Output k's name into st->buf (qualified "result." when it shares a name with an input), and quoted. */
+void sweep_put_output_name(sweep_stream *st, int k);
 void sweep_json_output_name(sweep_stream *st, int k);
+
+/* --- output formats (sweep_format.c) --------------------------------------- */
 
 const char *sweep_axis_unit(const sweep_stream *st, int a);
 
