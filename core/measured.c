@@ -111,24 +111,6 @@ static double allreduce(double bytes, double n, double bw)
 
 /* A term in the trace, to four significant digits (the outputs carry the
  * exact figures). */
-/* solver_trace of the parts joined, without vsnprintf: the same text, cut at
- * SOLVER_MESSAGE_LEN as vsnprintf cuts it. */
-static void trace_join(solver_outputs *msgs, const char *const *parts, size_t n)
-{
-    if (msgs->quiet || msgs->n_trace >= SOLVER_MAX_MESSAGES)
-        return;
-    char *dst = msgs->trace[msgs->n_trace++];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(parts[i]);
-        if (k > SOLVER_MESSAGE_LEN - 1 - len)
-            k = SOLVER_MESSAGE_LEN - 1 - len;
-        memcpy(dst + len, parts[i], k);
-        len += k;
-    }
-    dst[len] = '\0';
-}
-
 static void trace_ms(solver_outputs *msgs, const char *what, double seconds, const char *how)
 {
     /* solver_trace(msgs, "Measured: %s %.4g ms (%s).", ...) */
@@ -137,7 +119,7 @@ static void trace_ms(solver_outputs *msgs, const char *what, double seconds, con
     char num[32];
     fmt_g4(num, sizeof num, seconds * 1e3);
     const char *parts[] = {"Measured: ", what, " ", num, " ms (", how, ")."};
-    trace_join(msgs, parts, sizeof parts / sizeof parts[0]);
+    solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
 }
 
 calib_family measured_single_node_family(const model_t *m, bool training)
@@ -282,7 +264,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
             fmt_fixed(tp_s, sizeof tp_s, tp, 0);
             const char *parts[] = {"Tensor parallelism: weights and KV cache split over ", tp_s,
                                    " accelerators; two all-reduces per layer in prefill and in every decode step."};
-            trace_join(msgs, parts, sizeof parts / sizeof parts[0]);
+            solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
         }
         return;
     }
@@ -468,7 +450,7 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         fmt_fixed(ep_s, sizeof ep_s, q->ep, 0);
         const char *parts[] = {"Distributed Wall: dp=", dp_s, ", tp=", tp_s, ", pp=", pp_s, ", ep=", ep_s,
                                "; step latency ", step_ms, " ms."};
-        trace_join(msgs, parts, sizeof parts / sizeof parts[0]);
+        solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
     }
     trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
     if (q->tp > 1)

@@ -103,24 +103,6 @@ static double first_stable(double lambda, double mu)
     return c;
 }
 
-/* solver_trace of the parts joined, without vsnprintf: the same text, cut at
- * SOLVER_MESSAGE_LEN as vsnprintf cuts it. */
-static void trace_join(solver_outputs *out, const char *const *parts, size_t n)
-{
-    if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
-        return;
-    char *dst = out->trace[out->n_trace++];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(parts[i]);
-        if (k > SOLVER_MESSAGE_LEN - 1 - len)
-            k = SOLVER_MESSAGE_LEN - 1 - len;
-        memcpy(dst + len, parts[i], k);
-        len += k;
-    }
-    dst[len] = '\0';
-}
-
 static void warn_nonfinite(solver_outputs *out, const int *idx, int n)
 {
     char names[160] = "";
@@ -202,11 +184,11 @@ static int run_serving_capacity(const solver_inputs *in, solver_outputs *out, so
             /* "Serving Capacity: %.0f replicas provide %s QPS for target %s QPS at utilization %.2f%%." */
             const char *l1[] = {"Serving Capacity: ", rep_s, " replicas provide ", cap_s, " QPS for target ", qps_s,
                                 " QPS at utilization ", util_s, "%."};
-            trace_join(out, l1, sizeof l1 / sizeof l1[0]);
+            solver_trace_parts(out, l1, sizeof l1 / sizeof l1[0]);
             /* "Tail Latency: base request latency %s ms; estimated P99 %s ms vs target %s ms." */
             const char *l2[] = {"Tail Latency: base request latency ", base_s, " ms; estimated P99 ", est_s,
                                 " ms vs target ", target_s, " ms."};
-            trace_join(out, l2, sizeof l2 / sizeof l2[0]);
+            solver_trace_parts(out, l2, sizeof l2 / sizeof l2[0]);
         }
     }
 

@@ -331,6 +331,10 @@ void solver_outputs_reset(solver_outputs *o);
 /* Helpers for run() implementations. */
 void solver_warn(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void solver_trace(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* solver_trace of the parts joined, without vsnprintf (for run()s whose trace
+ * is a measurable share of a solve): the same text, cut at SOLVER_MESSAGE_LEN
+ * as solver_trace cuts it. */
+void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n);
 int solver_fail(solver_error *err, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* An input of 0 that mlsysim divides by: its ZeroDivisionError, named on the input. */
 int solver_fail_divides_by_zero(solver_error *err, const char *field);
