@@ -4,11 +4,11 @@
  * PagedAttention; Agrawal et al. 2024, Sarathi-Serve), simulated request by
  * request and iteration by iteration, as Vidur and LLMServingSim do offline.
  *
- * Requests arrive (Poisson, or gamma with a coefficient of variation) with
- * prompt and output lengths fixed or drawn (uniform, exponential,
- * lognormal) from a seeded PRNG (splitmix64 seeding xoshiro256**, one
- * stream per quantity, so that the same seed at another arrival rate draws
- * the same lengths and scaled arrival times). A router sends each to one of
+ * Requests are the client's trace (rows {arrival_s, prompt_tokens,
+ * output_tokens}, sorted by arrival), or a seeded draw (core/request_draw.h):
+ * Poisson or gamma arrivals, lengths fixed or drawn (uniform, exponential,
+ * lognormal), the same seed at another arrival rate drawing the same lengths
+ * and scaled arrival times. A router sends each to one of
  * `replicas` servers of tp accelerators (round robin or least outstanding).
  * Each server runs iterations: the running sequences' decode steps and
  * prefill chunks, then new requests admitted FCFS within max_num_seqs,
@@ -31,26 +31,36 @@
 
 #include "core/llm.h"
 #include "core/measured.h"
+#include "core/request_draw.h"
 #include "core/solver.h"
 
 #define MAX_REQUESTS 20000
 #define MAX_GENERATED_TOKENS 2e7 /* num_requests x output_tokens */
 #define MAX_REPLICAS 64
 #define MAX_NUM_SEQS 4096
-#define MAX_LEN_FACTOR 16.0 /* drawn lengths are clipped to 16 x their mean */
 
 enum {
     I_MODEL, I_HARDWARE, I_PRECISION, I_EFFICIENCY, I_TP, I_REPLICAS, I_ROUTING, I_RATE, I_ARRIVAL, I_ARRIVAL_CV,
     I_PROMPT, I_PROMPT_DIST, I_OUTPUT, I_OUTPUT_DIST, I_LENGTH_CV, I_NUM_REQUESTS, I_WARMUP, I_SEED, I_MAX_SEQS,
-    I_MAX_TOKENS, I_CHUNKED, I_CHUNK, I_PAGE, I_MEM_UTIL, I_SLO_TTFT, I_SLO_TPOT, I_N
+    I_MAX_TOKENS, I_CHUNKED, I_CHUNK, I_PAGE, I_MEM_UTIL, I_SLO_TTFT, I_SLO_TPOT, I_TRACE, I_N
 };
 
 static const char *const ROUTING[] = {"round_robin", "least_outstanding", NULL};
 enum { ROUTE_RR, ROUTE_LEAST };
 static const char *const ARRIVALS[] = {"poisson", "gamma", NULL};
 enum { ARR_POISSON, ARR_GAMMA };
-static const char *const DISTS[] = {"fixed", "uniform", "exponential", "lognormal", NULL};
-enum { D_FIXED, D_UNIFORM, D_EXP, D_LOGNORMAL };
+
+/* A row of request_trace. */
+enum { F_ARRIVAL, F_PROMPT, F_OUTPUT, F_N };
+static const input_desc TRACE_FIELDS[F_N] = {
+    [F_ARRIVAL] = {.name = "arrival_s", .kind = IN_NUMBER, .check = CHECK_RANGE, .lo = 0, .hi = 1e9,
+                   .lo_is_int = true, .hi_is_int = true,
+                   .description = "When the request arrives, in seconds (rows in order: never before the row above)"},
+    [F_PROMPT] = {.name = "prompt_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 131072,
+                  .lo_is_int = true, .hi_is_int = true, .description = "Its prompt length, tokens"},
+    [F_OUTPUT] = {.name = "output_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 16384,
+                  .lo_is_int = true, .hi_is_int = true, .description = "Its output length, tokens"},
+};
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload): Llama3_70B, Llama3_8B, ..."),
@@ -69,8 +79,8 @@ static const input_desc INPUTS[I_N] = {
                    .enum_values = ROUTING,
                    .description = "How the router picks a replica: round_robin, or least_outstanding (fewest "
                                   "requests waiting or running; ties to the lowest index)"},
-    [I_RATE] = {.name = "arrival_rate_qps", .kind = IN_NUMBER, .check = CHECK_POSITIVE,
-                .description = "Mean arrival rate of requests, per second"},
+    [I_RATE] = {.name = "arrival_rate_qps", .kind = IN_NUMBER, .check = CHECK_POSITIVE, .optional = true,
+                .description = "Mean arrival rate of requests, per second (required unless request_trace is given)"},
     [I_ARRIVAL] = {.name = "arrival_process", .kind = IN_ENUM, .has_default = true, .def_str = "poisson",
                    .enum_values = ARRIVALS,
                    .description = "poisson (exponential gaps), or gamma gaps with coefficient of variation "
@@ -79,17 +89,20 @@ static const input_desc INPUTS[I_N] = {
                       .check = CHECK_RANGE, .lo = 0, .hi = 10, .lo_is_int = true, .hi_is_int = true,
                       .description = "Coefficient of variation of the gaps between arrivals (gamma only)"},
     [I_PROMPT] = {.name = "prompt_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 131072,
-                  .lo_is_int = true, .hi_is_int = true,
-                  .description = "Prompt length in tokens: fixed, or the mean of prompt_distribution"},
+                  .lo_is_int = true, .hi_is_int = true, .optional = true,
+                  .description = "Prompt length in tokens: fixed, or the mean of prompt_distribution (required "
+                                 "unless request_trace is given)"},
     [I_PROMPT_DIST] = {.name = "prompt_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
-                       .enum_values = DISTS,
+                       .enum_values = REQUEST_LENGTH_DISTS,
                        .description = "fixed; uniform or lognormal with length_cv; exponential (cv 1). Draws are "
                                       "rounded, at least 1 and at most 16 x the mean"},
     [I_OUTPUT] = {.name = "output_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 16384,
-                  .lo_is_int = true, .hi_is_int = true,
-                  .description = "Output length in tokens: fixed, or the mean of output_distribution"},
+                  .lo_is_int = true, .hi_is_int = true, .optional = true,
+                  .description = "Output length in tokens: fixed, or the mean of output_distribution (required "
+                                 "unless request_trace is given)"},
     [I_OUTPUT_DIST] = {.name = "output_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
-                       .enum_values = DISTS, .description = "As prompt_distribution, for output lengths"},
+                       .enum_values = REQUEST_LENGTH_DISTS,
+                       .description = "As prompt_distribution, for output lengths"},
     [I_LENGTH_CV] = {.name = "length_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                      .check = CHECK_RANGE, .lo = 0, .hi = 0.57, .lo_is_int = true,
                      .description = "Coefficient of variation of uniform and lognormal lengths (uniform: at most "
@@ -127,15 +140,71 @@ static const input_desc INPUTS[I_N] = {
                                    "every SLO given"},
     [I_SLO_TPOT] = {.name = "slo_tpot_ms", .kind = IN_NUMBER, .nullable = true,
                     .description = "SLO on time per output token, ms (null: none)"},
+    [I_TRACE] = {.name = "request_trace", .kind = IN_ROWS, .optional = true, .row_fields = TRACE_FIELDS,
+                 .n_row_fields = F_N, .max_rows = MAX_REQUESTS,
+                 .description = "The requests themselves instead of a draw: rows {arrival_s, prompt_tokens, "
+                                "output_tokens} sorted by arrival_s (an unsorted trace is refused, naming the first "
+                                "row out of order), at most 20000 rows and 2e7 output tokens (413 beyond). Given, "
+                                "it replaces arrival_rate_qps, arrival_process, arrival_cv, prompt_tokens, "
+                                "prompt_distribution, output_tokens, output_distribution, length_cv, num_requests "
+                                "and seed, which must then be absent"},
 };
+
+/* Requests simulated: the trace's rows, or num_requests. */
+static int request_count(const solver_inputs *in)
+{
+    return in_has(in, I_TRACE) ? in_rows_len(in, I_TRACE) : in_int(in, I_NUM_REQUESTS);
+}
 
 static int check_warmup(const solver_inputs *in, solver_error *err)
 {
     if (in_has(in, I_WARMUP) && in_num(in, I_WARMUP) < 0)
         return solver_fail(err, "warmup_requests", "warmup_requests (%.0f) must be >= 0", in_num(in, I_WARMUP));
-    if (in_has(in, I_WARMUP) && in_num(in, I_WARMUP) >= in_num(in, I_NUM_REQUESTS))
-        return solver_fail(err, "warmup_requests", "warmup_requests (%.0f) must be < num_requests (%.0f)",
-                           in_num(in, I_WARMUP), in_num(in, I_NUM_REQUESTS));
+    if (in_has(in, I_WARMUP) && in_num(in, I_WARMUP) >= request_count(in))
+        return solver_fail(err, "warmup_requests", "warmup_requests (%.0f) must be < %s (%d)", in_num(in, I_WARMUP),
+                           in_has(in, I_TRACE) ? "the rows of request_trace" : "num_requests", request_count(in));
+    return 0;
+}
+
+/* The inputs a draw reads; a trace replaces them all. */
+static const int DRAW_INPUTS[] = {I_RATE,   I_ARRIVAL,     I_ARRIVAL_CV, I_PROMPT,       I_PROMPT_DIST,
+                                  I_OUTPUT, I_OUTPUT_DIST, I_LENGTH_CV,  I_NUM_REQUESTS, I_SEED};
+/* The inputs a draw cannot do without. */
+static const int DRAW_REQUIRED[] = {I_RATE, I_PROMPT, I_OUTPUT};
+
+static int check_source(const solver_inputs *in, solver_error *err)
+{
+    if (!in_has(in, I_TRACE)) {
+        for (size_t k = 0; k < sizeof DRAW_REQUIRED / sizeof DRAW_REQUIRED[0]; k++)
+            if (!in_has(in, DRAW_REQUIRED[k]))
+                return solver_fail(err, INPUTS[DRAW_REQUIRED[k]].name,
+                                   "missing required input '%s' (give arrival_rate_qps, prompt_tokens and "
+                                   "output_tokens, or request_trace)",
+                                   INPUTS[DRAW_REQUIRED[k]].name);
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof DRAW_INPUTS / sizeof DRAW_INPUTS[0]; k++) {
+        const input_value *v = &in->v[DRAW_INPUTS[k]];
+        if (v->present && !v->defaulted)
+            return solver_fail(err, INPUTS[DRAW_INPUTS[k]].name,
+                               "%s describes a draw of requests, and request_trace gives the requests: give one or "
+                               "the other",
+                               INPUTS[DRAW_INPUTS[k]].name);
+    }
+    const int n = in_rows_len(in, I_TRACE);
+    if (n == 0)
+        return solver_fail(err, "request_trace", "request_trace must have at least one row");
+    for (int j = 1; j < n; j++) {
+        double a = in_row(in, I_TRACE, j, F_N)[F_ARRIVAL], prev = in_row(in, I_TRACE, j - 1, F_N)[F_ARRIVAL];
+        if (a < prev) {
+            char field[64];
+            snprintf(field, sizeof field, "request_trace[%d].arrival_s", j);
+            return solver_fail(err, field,
+                               "request_trace must be sorted by arrival_s: row %d arrives at %.17g s, before row %d "
+                               "at %.17g s",
+                               j, a, j - 1, prev);
+        }
+    }
     return 0;
 }
 
@@ -160,10 +229,18 @@ static int check_slo_tpot(const solver_inputs *in, solver_error *err) { return c
 static const char *const R_CHUNK[] = {"prefill_chunk_tokens", NULL};
 static const char *const R_SLO_TTFT[] = {"slo_ttft_ms", NULL};
 static const char *const R_SLO_TPOT[] = {"slo_tpot_ms", NULL};
-static const char *const R_WARMUP[] = {"warmup_requests", "num_requests", NULL};
+static const char *const R_WARMUP[] = {"warmup_requests", "num_requests", "request_trace", NULL};
+static const char *const R_SOURCE[] = {"request_trace",       "arrival_rate_qps",   "arrival_process", "arrival_cv",
+                                       "prompt_tokens",       "prompt_distribution", "output_tokens",
+                                       "output_distribution", "length_cv",           "num_requests",    "seed",
+                                       NULL};
 
 static const input_constraint CONSTRAINTS[] = {
-    {.rule = "0 <= warmup_requests < num_requests (when given)", .inputs = R_WARMUP, .check = check_warmup},
+    {.rule = "request_trace (sorted by arrival_s), or arrival_rate_qps, prompt_tokens and output_tokens with the "
+             "draw's other inputs: not both",
+     .inputs = R_SOURCE, .check = check_source},
+    {.rule = "0 <= warmup_requests < num_requests, or the rows of request_trace (when given)", .inputs = R_WARMUP,
+     .check = check_warmup},
     {.rule = "prefill_chunk_tokens >= 1 (when given)", .inputs = R_CHUNK, .check = check_chunk},
     {.rule = "slo_ttft_ms > 0 (when given)", .inputs = R_SLO_TTFT, .check = check_slo_ttft},
     {.rule = "slo_tpot_ms > 0 (when given)", .inputs = R_SLO_TPOT, .check = check_slo_tpot},
@@ -240,100 +317,6 @@ static const table_desc TABLE = {
     .columns = COLUMNS,
     .n_columns = C_N,
 };
-
-/* --- PRNG: splitmix64 seeding xoshiro256** (Blackman & Vigna) ------------------------ */
-
-typedef struct {
-    uint64_t s[4];
-} rng_t;
-
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static void rng_seed(rng_t *r, uint64_t seed, uint64_t stream)
-{
-    uint64_t x = seed ^ (stream * 0xD1B54A32D192ED03ULL);
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t rng_next(rng_t *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-/* Uniform in [0, 1). */
-static double rng_u(rng_t *r) { return (double)(rng_next(r) >> 11) * 0x1.0p-53; }
-
-static double rng_exp(rng_t *r) { return -log1p(-rng_u(r)); }
-
-static double rng_normal(rng_t *r)
-{
-    double u1 = rng_u(r), u2 = rng_u(r);
-    return sqrt(-2.0 * log1p(-u1)) * cos(2.0 * M_PI * u2);
-}
-
-/* Gamma of shape k, scale 1 (Marsaglia & Tsang 2000; k < 1 boosted). */
-static double rng_gamma(rng_t *r, double k)
-{
-    if (k < 1.0) {
-        double g = rng_gamma(r, k + 1.0);
-        return g * pow(1.0 - rng_u(r), 1.0 / k);
-    }
-    double d = k - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
-    for (;;) {
-        double x, v;
-        do {
-            x = rng_normal(r);
-            v = 1.0 + c * x;
-        } while (v <= 0);
-        v = v * v * v;
-        double u = rng_u(r);
-        if (u < 1.0 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1.0 - v + log(v)))
-            return d * v;
-    }
-}
-
-/* A length of mean `mean` from distribution `dist`, rounded, in [1, 16 x mean]. */
-static int draw_length(rng_t *r, int dist, double mean, double cv)
-{
-    double x = mean;
-    switch (dist) {
-    case D_UNIFORM: {
-        double half = sqrt(3.0) * cv * mean;
-        x = mean - half + 2.0 * half * rng_u(r);
-        break;
-    }
-    case D_EXP:
-        x = mean * rng_exp(r);
-        break;
-    case D_LOGNORMAL: {
-        double s2 = log(1.0 + cv * cv);
-        x = exp(log(mean) - 0.5 * s2 + sqrt(s2) * rng_normal(r));
-        break;
-    }
-    default:
-        break;
-    }
-    x = fmin(fmax(round(x), 1.0), fmax(1.0, floor(MAX_LEN_FACTOR * mean)));
-    return (int)x;
-}
 
 /* --- the simulation ------------------------------------------------------------------ */
 
@@ -840,18 +823,35 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     const hw_node *hw = in_hw(in, I_HARDWARE);
     if (llm_require_transformer(m, "model", err) != 0)
         return -1;
-    const int n_req = in_int(in, I_NUM_REQUESTS);
-    const double out_mean = in_num(in, I_OUTPUT), prompt_mean = in_num(in, I_PROMPT);
+    /* The requests: the client's trace, or a draw of num_requests. */
+    const bool traced = in_has(in, I_TRACE);
+    const int n_req = request_count(in);
+    double out_mean, prompt_mean, out_total;
+    if (traced) {
+        double sum_p = 0, sum_o = 0;
+        for (int j = 0; j < n_req; j++) {
+            sum_p += in_row(in, I_TRACE, j, F_N)[F_PROMPT];
+            sum_o += in_row(in, I_TRACE, j, F_N)[F_OUTPUT];
+        }
+        prompt_mean = sum_p / n_req;
+        out_mean = sum_o / n_req;
+        out_total = sum_o;
+    } else {
+        prompt_mean = in_num(in, I_PROMPT);
+        out_mean = in_num(in, I_OUTPUT);
+        out_total = (double)n_req * out_mean;
+    }
     if (n_req > MAX_REQUESTS) {
         solver_fail(err, "num_requests", "num_requests (%d) is over the cap of %d simulated requests", n_req,
                     MAX_REQUESTS);
         err->status = 413;
         return -1;
     }
-    if ((double)n_req * out_mean > MAX_GENERATED_TOKENS) {
-        solver_fail(err, "num_requests",
-                    "num_requests x output_tokens (%.0f) is over the cap of %.0f simulated output tokens",
-                    (double)n_req * out_mean, MAX_GENERATED_TOKENS);
+    if (out_total > MAX_GENERATED_TOKENS) {
+        solver_fail(err, traced ? "request_trace" : "num_requests",
+                    "%s (%.0f) is over the cap of %.0f simulated output tokens",
+                    traced ? "the output tokens of request_trace" : "num_requests x output_tokens", out_total,
+                    MAX_GENERATED_TOKENS);
         err->status = 413;
         return -1;
     }
@@ -922,26 +922,29 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
         rp->residue = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * page;
     }
 
-    /* Arrivals and lengths, one PRNG stream each. */
+    /* Arrivals and lengths: the trace's rows, or the seeded draw (core/request_draw.h). */
     const uint64_t seed = (uint64_t)in_num(in, I_SEED);
-    rng_t ra, rpr, ro;
-    rng_seed(&ra, seed, 1);
-    rng_seed(&rpr, seed, 2);
-    rng_seed(&ro, seed, 3);
-    const double rate = in_num(in, I_RATE), cv = in_num(in, I_ARRIVAL_CV), lcv = in_num(in, I_LENGTH_CV);
-    const bool gamma = in_enum(in, I_ARRIVAL) == ARR_GAMMA;
-    const double shape = cv > 0 ? 1.0 / (cv * cv) : 0;
-    double t = 0;
+    request_drawer drawer;
+    if (!traced) {
+        const request_draw_spec spec = {
+            .rate = in_num(in, I_RATE), .gamma = in_enum(in, I_ARRIVAL) == ARR_GAMMA,
+            .arrival_cv = in_num(in, I_ARRIVAL_CV), .prompt_dist = in_enum(in, I_PROMPT_DIST),
+            .output_dist = in_enum(in, I_OUTPUT_DIST), .prompt_mean = prompt_mean, .output_mean = out_mean,
+            .length_cv = in_num(in, I_LENGTH_CV), .seed = seed};
+        request_draw_init(&drawer, &spec);
+    }
     int clipped = 0;
     long long gen_total = 0;
     for (int i = 0; i < n_req; i++) {
         sim_req *r = &s.req[i];
-        double gap = !gamma ? rng_exp(&ra) : cv > 0 ? rng_gamma(&ra, shape) / shape : 1.0;
-        if (i > 0)
-            t += gap / rate;
-        r->arrival = t;
-        r->prompt = draw_length(&rpr, in_enum(in, I_PROMPT_DIST), prompt_mean, lcv);
-        r->output = draw_length(&ro, in_enum(in, I_OUTPUT_DIST), out_mean, lcv);
+        if (traced) {
+            const double *row = in_row(in, I_TRACE, i, F_N);
+            r->arrival = row[F_ARRIVAL];
+            r->prompt = (int)row[F_PROMPT];
+            r->output = (int)row[F_OUTPUT];
+        } else {
+            request_draw_next(&drawer, &r->arrival, &r->prompt, &r->output);
+        }
         if (r->prompt + r->output > cap_tokens) {
             clipped++;
             if (r->prompt > cap_tokens - 1)
@@ -957,8 +960,8 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     s.win_a = s.req[warmup].arrival;
     s.win_b = s.req[n_req - 1].arrival;
     if (clipped)
-        solver_warn(out, "%d drawn requests did not fit the KV cache (%.0f tokens): their lengths were cut to fit",
-                    clipped, cap_tokens);
+        solver_warn(out, "%d %s requests did not fit the KV cache (%.0f tokens): their lengths were cut to fit",
+                    clipped, traced ? "traced" : "drawn", cap_tokens);
 
     const bool bounded = s.win_b > s.win_a;
     if (!bounded)
@@ -1056,12 +1059,20 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     }
 
     if (!out->quiet) {
-        solver_trace(out, "Simulated %d requests on %d replica(s) in %lld iterations; the first %d are warm-up, "
-                          "left out of the statistics.",
-                     n_req, n_rep, s.iterations, warmup);
+        char source[64];
+        if (traced)
+            snprintf(source, sizeof source, "from request_trace");
+        else
+            snprintf(source, sizeof source, "drawn with seed %llu", (unsigned long long)seed);
+        solver_trace(out, "Simulated %d requests (%s) on %d replica(s) in %lld iterations; the first %d are "
+                          "warm-up, left out of the statistics.",
+                     n_req, source, n_rep, s.iterations, warmup);
         solver_trace(out, "Iterations priced by %s: prefill compute and decode memory traffic overlap within an "
                           "iteration (the larger counts).",
                      measured ? "measured mode's fitted serving terms" : "serving's arithmetic (mlsysim mode)");
+        /* the offered rate: the trace's rows over its span, or arrival_rate_qps */
+        double span = s.req[n_req - 1].arrival - s.req[0].arrival;
+        double rate = traced ? (span > 0 ? (n_req - 1) / span : NAN) : in_num(in, I_RATE);
         if (throughput < 0.9 * rate && n_meas > 20)
             solver_warn(out, "the servers do not keep up: %.3g requests/s completed of %.3g arriving, and the queue "
                              "grows through the run (latencies depend on num_requests)",
@@ -1082,7 +1093,8 @@ const solver_desc SOLVER_SERVING_SIMULATION = {
     .aliases = ALIASES,
     .title = "Serving under load: a request-level simulation of continuous batching (TTFT/TPOT percentiles, "
              "goodput, KV cache, preemption)",
-    .description = "Requests arrive (Poisson or gamma) with fixed or drawn prompt and output lengths and are routed "
+    .description = "Requests arrive (Poisson or gamma) with fixed or drawn prompt and output lengths, or as an "
+                   "explicit trace of {arrival_s, prompt_tokens, output_tokens}, and are routed "
                    "to replicas that run an iteration-level scheduler as vLLM and SGLang do: decodes and chunked "
                    "prefills share iterations within max_num_seqs and max_num_batched_tokens, the KV cache is paged "
                    "and a full cache preempts the newest sequence, which recomputes later (Yu et al. 2022, ORCA; "
@@ -1093,8 +1105,8 @@ const solver_desc SOLVER_SERVING_SIMULATION = {
     .assumptions = "Iteration times from the serving model (prefill compute and decode memory traffic overlapping "
                    "within an iteration), FCFS admission, preemption by recompute of the newest sequence, "
                    "independent replicas behind one router. Leaves out prefix caching, speculative decoding, "
-                   "disaggregated prefill and decode, swapping to host memory, CPU and network overheads outside "
-                   "the iteration, and explicit request traces.",
+                   "disaggregated prefill and decode, swapping to host memory, and CPU and network overheads "
+                   "outside the iteration.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -74,7 +74,11 @@ static void format_bound(const input_desc *d, double b, bool is_int, char *buf, 
 
 int solver_check_input(const solver_desc *s, size_t i, const input_value *v, solver_error *err)
 {
-    const input_desc *d = &s->inputs[i];
+    return input_check_bound(&s->inputs[i], v, err);
+}
+
+int input_check_bound(const input_desc *d, const input_value *v, solver_error *err)
+{
     if (!v->present || d->check == CHECK_NONE)
         return 0;
     double x = v->num;

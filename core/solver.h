@@ -47,7 +47,9 @@ typedef enum {
     IN_REF,       /* a catalog record of one of the kinds in `refs`: an id,
                      or an inline object ({"base": id, field: value...} or
                      a whole custom entry). A fleet is a REC_CLUSTER ref.  */
-    IN_LIST       /* a JSON array of catalog ids of the kinds in `refs`    */
+    IN_LIST,      /* a JSON array of catalog ids of the kinds in `refs`    */
+    IN_ROWS       /* a JSON array of objects of the number fields in
+                     `row_fields` (a request trace), at most max_rows      */
 } input_kind;
 
 /* How a bound is checked, and which mlsysim message it gives
@@ -60,7 +62,7 @@ typedef enum {
     CHECK_NONNEGATIVE   /* "{name} must be non-negative, got {v}"     v >= 0        */
 } check_kind;
 
-typedef struct {
+typedef struct input_desc {
     const char *name;
     input_kind kind;
     const char *description;
@@ -105,6 +107,12 @@ typedef struct {
     /* IN_LIST: absent means every record of the `refs` kinds in the
      * request's catalog edition, in catalog order. */
     bool list_all_by_default;
+    /* IN_ROWS: the fields of every row, all required, each an IN_NUMBER or
+     * IN_INTEGER row with its bound check; max_rows: the most rows accepted
+     * (a 413 beyond, naming the input). */
+    const struct input_desc *row_fields;
+    size_t n_row_fields;
+    int max_rows;
 } input_desc;
 
 
@@ -158,7 +166,8 @@ typedef struct {
     double num;         /* IN_NUMBER, IN_QUANTITY (SI), IN_INTEGER, IN_BOOLEAN (0/1) */
     const void *ref;    /* IN_REF: the record (catalog-owned or request-owned) */
     const input_item *items; /* IN_LIST */
-    int n_items;
+    const double *rows;      /* IN_ROWS: n_items rows of n_row_fields numbers, row after row */
+    int n_items;             /* IN_LIST: items; IN_ROWS: rows */
 } input_value;
 
 /* How a request is answered. CALIBRATION_MLSYSIM: mlsysim's first-order
@@ -209,6 +218,13 @@ static inline int in_list_len(const solver_inputs *in, int i) { return in_has(in
 /* Item j of a list: its record (NULL for a skipped unknown id) and name. */
 static inline const void *in_list_ref(const solver_inputs *in, int i, int j) { return in->v[i].items[j].ref; }
 static inline const char *in_list_name(const solver_inputs *in, int i, int j) { return in->v[i].items[j].name; }
+/* Rows of an IN_ROWS input: how many (0 when absent), and row j's numbers in
+ * the order of the descriptor's row_fields. */
+static inline int in_rows_len(const solver_inputs *in, int i) { return in_has(in, i) ? in->v[i].n_items : 0; }
+static inline const double *in_row(const solver_inputs *in, int i, int j, size_t n_fields)
+{
+    return in->v[i].rows + (size_t)j * n_fields;
+}
 
 typedef struct {
     bool is_null;       /* reported as null (by design, or non-finite) */
@@ -321,6 +337,8 @@ int solver_output_index(const solver_desc *s, const char *name);
 /* Generic bound check of one input (its `check`); 0 or -1 with err filled
  * with mlsysim's message. */
 int solver_check_input(const solver_desc *s, size_t i, const input_value *v, solver_error *err);
+/* The same check of a value against one input_desc (a row field of an IN_ROWS input). */
+int input_check_bound(const input_desc *d, const input_value *v, solver_error *err);
 /* The descriptor's constraints, in order; 0 or -1 with the first failure. */
 int solver_check_constraints(const solver_desc *s, const solver_inputs *in, solver_error *err);
 

@@ -88,6 +88,26 @@ static json_t *any_case_pattern(const json_t *values)
     return json_string(buf);
 }
 
+static json_t *input_schema(const json_t *in);
+
+/* A rows input: an array (maxItems: its cap) of objects of exactly its fields. */
+static json_t *rows_schema(const json_t *in, bool nullable)
+{
+    json_t *props = json_object(), *req = json_array();
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(in, "fields"), i, f) {
+        const char *name = json_string_value(json_object_get(f, "name"));
+        json_object_set_new(props, name, input_schema(f));
+        json_array_append_new(req, json_string(name));
+    }
+    json_t *item = json_pack("{s:s,s:b,s:o,s:o}", "type", "object", "additionalProperties", 0, "required", req,
+                             "properties", props);
+    json_t *p = json_pack("{s:o,s:o}", "type", schema_type("array", nullable), "items", item);
+    copy_member(p, "maxItems", in, "maximum_rows");
+    return p;
+}
+
 /* The schema of one input, from its /solvers description. */
 static json_t *input_schema(const json_t *in)
 {
@@ -113,6 +133,9 @@ static json_t *input_schema(const json_t *in)
         char d[480];
         snprintf(d, sizeof d, "An id of %s.", buf);
         json_object_set_new(p, "items", json_pack("{s:s,s:s}", "type", "string", "description", d));
+    } else if (!strcmp(t, "rows")) {
+        json_decref(p);
+        p = rows_schema(in, nullable);
     } else { /* a catalog record of the kinds in x-catalog-kinds: an id or an inline object */
         json_object_set_new(p, "$ref", json_string(nullable ? SCHEMA_REF "NullableCatalogRef" : SCHEMA_REF "CatalogRef"));
     }

@@ -230,6 +230,89 @@ static int parse_list(const input_desc *d, const json_t *j, const catalog_editio
     return 0;
 }
 
+/* "{arrival_s, prompt_tokens, output_tokens}": a row's fields, for messages. */
+static void row_fields_text(const input_desc *d, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "{");
+    for (size_t f = 0; f < d->n_row_fields && used < n; f++)
+        used += (size_t)snprintf(buf + used, n - used, "%s%s", f ? ", " : "", d->row_fields[f].name);
+    if (used < n)
+        snprintf(buf + used, n - used, "}");
+}
+
+static int parse_row_field(const input_desc *f, const json_t *j, input_value *v, const char *path, api_error *err);
+
+/* An array of rows: each an object of exactly the row fields, each field
+ * parsed and bound-checked as a number input of that name. */
+static int parse_rows(const input_desc *d, const json_t *j, input_value *v, input_store **store, const char *field,
+                      api_error *err)
+{
+    char shape[160];
+    row_fields_text(d, shape, sizeof shape);
+    if (!json_is_array(j))
+        return api_fail(err, 400, "invalid-input", field, "%s must be an array of objects %s, got %s", d->name, shape,
+                        json_type_name(j));
+    size_t n = json_array_size(j), nf = d->n_row_fields;
+    if (n > (size_t)d->max_rows)
+        return api_fail(err, 413, "invalid-input", field, "%s has %zu rows, over the cap of %d", d->name, n,
+                        d->max_rows);
+    double *rows = input_store_alloc(store, n ? n * nf * sizeof *rows : 1);
+    if (!rows)
+        return api_fail(err, 503, "overloaded", field, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(j, i);
+        char path[160];
+        snprintf(path, sizeof path, "%s[%zu]", field, i);
+        if (!json_is_object(e))
+            return api_fail(err, 400, "invalid-input", path, "%s[%zu] must be an object %s, got %s", d->name, i,
+                            shape, json_type_name(e));
+        const char *key;
+        json_t *val;
+        json_object_foreach((json_t *)e, key, val) {
+            size_t f = 0;
+            while (f < nf && strcmp(key, d->row_fields[f].name))
+                f++;
+            if (f == nf) {
+                char at[240];
+                snprintf(at, sizeof at, "%s.%.60s", path, key);
+                return api_fail(err, 400, "invalid-input", at, "unknown field '%.60s' in %s[%zu]; a row is %s", key,
+                                d->name, i, shape);
+            }
+        }
+        for (size_t f = 0; f < nf; f++) {
+            const input_desc *fd = &d->row_fields[f];
+            char at[240];
+            snprintf(at, sizeof at, "%s.%s", path, fd->name);
+            const json_t *x = json_object_get(e, fd->name);
+            if (!x)
+                return api_fail(err, 400, "invalid-input", at, "%s[%zu] has no %s (%s); a row is %s", d->name, i,
+                                fd->name, fd->description, shape);
+            input_value fv;
+            if (parse_row_field(fd, x, &fv, at, err) != 0)
+                return -1;
+            rows[i * nf + f] = fv.num;
+        }
+    }
+    v->rows = rows;
+    v->n_items = (int)n;
+    return 0;
+}
+
+/* Rows given as query text: the JSON array, as text. */
+static int parse_rows_text(const input_desc *d, const char *text, input_value *v, input_store **store,
+                           const char *field, api_error *err)
+{
+    json_t *j = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+    if (!j) {
+        char shape[160];
+        row_fields_text(d, shape, sizeof shape);
+        return api_fail(err, 400, "invalid-input", field, "%s must be a JSON array of objects %s", d->name, shape);
+    }
+    int rc = parse_rows(d, j, v, store, field, err);
+    json_decref(j);
+    return rc;
+}
+
 /* Absent is an error: no default, not optional, not nullable (None), not a
  * boolean (False), not a list of the whole catalog. */
 bool input_is_required(const input_desc *d)
@@ -492,8 +575,25 @@ static int parse_scalar(const input_desc *d, const scalar *j, const catalog_edit
         if (j->j)
             return parse_list(d, j->j, ed, v, store, field, err);
         return parse_list_text(d, j->s ? j->s : "", ed, v, store, field, err);
+    case IN_ROWS:
+        if (j->j)
+            return parse_rows(d, j->j, v, store, field, err);
+        return parse_rows_text(d, j->s ? j->s : "", v, store, field, err);
     }
     return api_fail(err, 400, "invalid-input", field, "unsupported input kind");
+}
+
+/* A row field: parsed as a number input of its own, then its bound checked,
+ * the failure named at the field's path. */
+static int parse_row_field(const input_desc *f, const json_t *j, input_value *v, const char *path, api_error *err)
+{
+    scalar sv = scalar_of_json(j);
+    if (parse_scalar(f, &sv, NULL, v, NULL, path, err) != 0)
+        return -1;
+    solver_error se = {0};
+    if (input_check_bound(f, v, &se) != 0)
+        return api_fail(err, 400, "invalid-input", path, "%s", se.detail);
+    return 0;
 }
 
 int input_parse(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,

@@ -124,6 +124,22 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_parts *ps, 
             }
             sb_putc(b, ']');
             break;
+        case IN_ROWS:
+            sb_putc(b, '[');
+            for (int k = 0; k < v->n_items; k++) {
+                sb_puts(b, k ? ",{" : "{");
+                for (size_t f = 0; f < d->n_row_fields; f++) {
+                    const input_desc *fd = &d->row_fields[f];
+                    if (f)
+                        sb_putc(b, ',');
+                    sb_json_string(b, fd->name);
+                    sb_putc(b, ':');
+                    put_num(b, v->rows[(size_t)k * d->n_row_fields + f], fd->kind == IN_INTEGER);
+                }
+                sb_putc(b, '}');
+            }
+            sb_putc(b, ']');
+            break;
         }
     }
     sb_putc(b, '}');

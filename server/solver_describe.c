@@ -36,6 +36,7 @@ static const char *kind_name(const input_desc *d)
     case IN_QUANTITY: return "quantity";
     case IN_REF: return "record";
     case IN_LIST: return "list";
+    case IN_ROWS: return "rows";
     }
     return "?";
 }
@@ -77,6 +78,73 @@ static json_t *describe_outputs(const output_desc *outs, size_t n)
     return a;
 }
 
+/* One input as /solvers shows it; an IN_ROWS input lists its row fields the same way. */
+static json_t *describe_input(const input_desc *d)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(d->name));
+    json_object_set_new(j, "type", json_string(kind_name(d)));
+    if (d->kind == IN_QUANTITY) {
+        char buf[64];
+        json_object_set_new(j, "unit", json_string(d->unit));
+        json_object_set_new(j, "dimension", json_string(dim_format(*d->dim, buf, sizeof buf)));
+    }
+    json_object_set_new(j, "required", json_boolean(input_is_required(d)));
+    if (d->has_default) {
+        if (d->kind == IN_ENUM)
+            json_object_set_new(j, "default", json_string(d->def_str));
+        else if (d->kind == IN_BOOLEAN)
+            json_object_set_new(j, "default", json_boolean(d->def_num != 0));
+        else
+            json_object_set_new(j, "default", in_unit(d, d->def_num, false));
+    }
+    switch (d->check) {
+    case CHECK_RANGE:
+        json_object_set_new(j, "minimum", in_unit(d, d->lo, d->lo_is_int));
+        json_object_set_new(j, "maximum", in_unit(d, d->hi, d->hi_is_int));
+        break;
+    case CHECK_AT_LEAST:
+        json_object_set_new(j, "minimum", in_unit(d, d->lo, d->lo_is_int));
+        break;
+    case CHECK_POSITIVE:
+        json_object_set_new(j, "exclusiveMinimum", json_integer(0));
+        break;
+    case CHECK_NONNEGATIVE:
+        json_object_set_new(j, "minimum", json_integer(0));
+        break;
+    case CHECK_NONE:
+        break;
+    }
+    if (d->kind == IN_INTEGER)
+        json_object_set_new(j, "maximum_magnitude", num_json(d->int_max > 0 ? d->int_max : MAX_SAFE_INTEGER, true));
+    if (d->kind == IN_REF || d->kind == IN_LIST) {
+        json_t *kinds = json_array();
+        for (int k = 0; k < REC_N_KINDS; k++)
+            if (d->refs & REC_BIT(k))
+                json_array_append_new(kinds, json_string(catalog_kind_name(catalog_kind_of(k))));
+        json_object_set_new(j, "catalog_kinds", kinds);
+    }
+    if (d->nullable)
+        json_object_set_new(j, "nullable", json_true());
+    if (d->list_all_by_default)
+        json_object_set_new(j, "default_all", json_true());
+    if (d->kind == IN_ENUM) {
+        json_t *vals = json_array();
+        for (int k = 0; d->enum_values[k]; k++)
+            json_array_append_new(vals, json_string(d->enum_values[k]));
+        json_object_set_new(j, "values", vals);
+    }
+    if (d->kind == IN_ROWS) {
+        json_t *fields = json_array();
+        for (size_t f = 0; f < d->n_row_fields; f++)
+            json_array_append_new(fields, describe_input(&d->row_fields[f]));
+        json_object_set_new(j, "fields", fields);
+        json_object_set_new(j, "maximum_rows", json_integer(d->max_rows));
+    }
+    json_object_set_new(j, "description", json_string(d->description));
+    return j;
+}
+
 json_t *solver_describe(const solver_desc *s)
 {
     json_t *o = json_object();
@@ -92,64 +160,8 @@ json_t *solver_describe(const solver_desc *s)
                                   error_band_json(s, NULL, CALIBRATION_MLSYSIM), "measured",
                                   error_band_json(s, NULL, CALIBRATION_MEASURED)));
     json_t *ins = json_array();
-    for (size_t i = 0; i < s->n_inputs; i++) {
-        const input_desc *d = &s->inputs[i];
-        json_t *j = json_object();
-        json_object_set_new(j, "name", json_string(d->name));
-        json_object_set_new(j, "type", json_string(kind_name(d)));
-        if (d->kind == IN_QUANTITY) {
-            char buf[64];
-            json_object_set_new(j, "unit", json_string(d->unit));
-            json_object_set_new(j, "dimension", json_string(dim_format(*d->dim, buf, sizeof buf)));
-        }
-        json_object_set_new(j, "required", json_boolean(input_is_required(d)));
-        if (d->has_default) {
-            if (d->kind == IN_ENUM)
-                json_object_set_new(j, "default", json_string(d->def_str));
-            else if (d->kind == IN_BOOLEAN)
-                json_object_set_new(j, "default", json_boolean(d->def_num != 0));
-            else
-                json_object_set_new(j, "default", in_unit(d, d->def_num, false));
-        }
-        switch (d->check) {
-        case CHECK_RANGE:
-            json_object_set_new(j, "minimum", in_unit(d, d->lo, d->lo_is_int));
-            json_object_set_new(j, "maximum", in_unit(d, d->hi, d->hi_is_int));
-            break;
-        case CHECK_AT_LEAST:
-            json_object_set_new(j, "minimum", in_unit(d, d->lo, d->lo_is_int));
-            break;
-        case CHECK_POSITIVE:
-            json_object_set_new(j, "exclusiveMinimum", json_integer(0));
-            break;
-        case CHECK_NONNEGATIVE:
-            json_object_set_new(j, "minimum", json_integer(0));
-            break;
-        case CHECK_NONE:
-            break;
-        }
-        if (d->kind == IN_INTEGER)
-            json_object_set_new(j, "maximum_magnitude", num_json(d->int_max > 0 ? d->int_max : MAX_SAFE_INTEGER, true));
-        if (d->kind == IN_REF || d->kind == IN_LIST) {
-            json_t *kinds = json_array();
-            for (int k = 0; k < REC_N_KINDS; k++)
-                if (d->refs & REC_BIT(k))
-                    json_array_append_new(kinds, json_string(catalog_kind_name(catalog_kind_of(k))));
-            json_object_set_new(j, "catalog_kinds", kinds);
-        }
-        if (d->nullable)
-            json_object_set_new(j, "nullable", json_true());
-        if (d->list_all_by_default)
-            json_object_set_new(j, "default_all", json_true());
-        if (d->kind == IN_ENUM) {
-            json_t *vals = json_array();
-            for (int k = 0; d->enum_values[k]; k++)
-                json_array_append_new(vals, json_string(d->enum_values[k]));
-            json_object_set_new(j, "values", vals);
-        }
-        json_object_set_new(j, "description", json_string(d->description));
-        json_array_append_new(ins, j);
-    }
+    for (size_t i = 0; i < s->n_inputs; i++)
+        json_array_append_new(ins, describe_input(&s->inputs[i]));
     json_object_set_new(o, "inputs", ins);
     json_t *rules = json_array();
     for (size_t i = 0; i < s->n_constraints; i++) {

@@ -52,7 +52,7 @@ static bool is_axis_arg(const solver_desc *s, const char *k, const char *v)
     if (strchr(k, '.'))
         return false; /* a dotted name of an input that is not a record: query_collect_inputs names it */
     int idx = solver_input_index(s, k);
-    return idx < 0 || s->inputs[idx].kind != IN_LIST;
+    return idx < 0 || (s->inputs[idx].kind != IN_LIST && s->inputs[idx].kind != IN_ROWS);
 }
 
 /* Axis i's values: the text v split at its commas (an empty item stays, so

@@ -97,6 +97,12 @@ int sweep_bind_axis(sweep_stream *st, size_t i, const char *name, api_error *err
             return api_fail(err, 400, "invalid-axis", field, "input '%s' is swept by two axes (%zu and %zu)",
                             st->s->inputs[in].name, a, i);
         }
+    if (st->s->inputs[in].kind == IN_ROWS) {
+        axis_field(st, i, ".input", field, sizeof field);
+        return api_fail(err, 400, "invalid-axis", field,
+                        "'%s' is a list of rows: give it in inputs; an axis sweeps one value at a time",
+                        st->s->inputs[in].name);
+    }
     ax->input = in;
     ax->d = &st->s->inputs[in];
     ax->numeric = !ax->member && is_numeric_kind(ax->d->kind);

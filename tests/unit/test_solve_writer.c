@@ -80,6 +80,17 @@ static json_t *echo(const solver_desc *s, const solver_inputs *in)
                     json_array_append_new(j, item ? item : json_string(""));
                 }
                 break;
+            case IN_ROWS:
+                j = json_array();
+                for (int k = 0; k < v->n_items; k++) {
+                    json_t *row = json_object();
+                    for (size_t f = 0; f < d->n_row_fields; f++)
+                        json_object_set_new(row, d->row_fields[f].name,
+                                            finite_or_null(v->rows[(size_t)k * d->n_row_fields + f],
+                                                           d->row_fields[f].kind == IN_INTEGER));
+                    json_array_append_new(j, row);
+                }
+                break;
             }
         }
         if (j)
