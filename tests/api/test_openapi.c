@@ -367,6 +367,27 @@ static int compare_solver(const json_t *doc, const json_t *s)
                 DIFF("%s_inputs.%s: a list is an array of ids, with items", n, name);
             if (type_has(type, "null") != nullable)
                 DIFF("%s_inputs.%s: null must be allowed exactly when the input is nullable", n, name);
+        } else if (!strcmp(t, "rows")) {
+            /* an array (at most maximum_rows) of objects of exactly the descriptor's fields */
+            const json_t *items = json_object_get(p, "items");
+            if (!type_has(type, "array") || !json_is_object(items))
+                DIFF("%s_inputs.%s: rows are an array of objects, with items", n, name);
+            if (!num_or_absent_equal(json_object_get(p, "maxItems"), json_object_get(in, "maximum_rows")))
+                DIFF("%s_inputs.%s: maxItems differs from the descriptor's maximum_rows", n, name);
+            const json_t *fprops = json_object_get(items, "properties");
+            size_t k;
+            json_t *f;
+            json_array_foreach(json_object_get(in, "fields"), k, f) {
+                const char *fname = json_string_value(json_object_get(f, "name"));
+                const json_t *fp = json_object_get(fprops, fname);
+                if (!fp || !type_has(json_object_get(fp, "type"), json_string_value(json_object_get(f, "type"))))
+                    DIFF("%s_inputs.%s: row field %s is missing or of another type", n, name, fname);
+            }
+            if (json_object_size(fprops) != json_array_size(json_object_get(in, "fields")) ||
+                !json_is_false(json_object_get(items, "additionalProperties")))
+                DIFF("%s_inputs.%s: a row has exactly the descriptor's fields", n, name);
+            if (type_has(type, "null") != nullable)
+                DIFF("%s_inputs.%s: null must be allowed exactly when the input is nullable", n, name);
         } else if (kinds) { /* a catalog record: an id or an inline object (CustomEntry) */
             const json_t *one = json_object_get(deref(doc, p), "oneOf");
             bool id = false, inl = false, null = false;
