@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench/bench_util.h"
+#include "proc_status.h"
 
 
 static int free_port(void)
@@ -59,22 +60,6 @@ static int probe(int port)
     }
     close(fd);
     return ok;
-}
-
-static long status_kib(pid_t pid, const char *field)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    long v = -1;
-    size_t n = strlen(field);
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, field, n) && line[n] == ':')
-            v = atol(line + n + 1);
-    fclose(f);
-    return v;
 }
 
 int main(int argc, char **argv)
@@ -142,10 +127,10 @@ int main(int argc, char **argv)
             nanosleep(&ts, NULL);
         }
         ready[r] = t * 1e3;
-        rss0[r] = (double)status_kib(pid, "VmRSS") / 1024.0;
+        rss0[r] = (double)proc_status_kib(pid, "VmRSS") / 1024.0;
         struct timespec idle = {0, 200000000};
         nanosleep(&idle, NULL);
-        rss1[r] = (double)status_kib(pid, "VmRSS") / 1024.0;
+        rss1[r] = (double)proc_status_kib(pid, "VmRSS") / 1024.0;
         kill(pid, SIGTERM);
         int st;
         waitpid(pid, &st, 0);

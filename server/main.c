@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "build_info.h"
+#include "server/catalog_watch.h"
 #include "server/cli.h"
 #include "server/http.h"
 #include "server/metrics.h"
@@ -158,6 +159,8 @@ int main(int argc, char **argv)
     sb_printf(&ex, ",\"startup_ms\":%.3f", elapsed(&t0) * 1e3);
     log_line(LOG_INFO, "listening", ex.data);
     sb_free(&ex);
+    /* answers come from `cat` until exit; changes of the directory are only logged */
+    catalog_watch *watch = cfg.catalog_dir[0] ? catalog_watch_start(cfg.catalog_dir) : NULL;
 
     char extra[400];
     int sig = 0;
@@ -197,6 +200,7 @@ int main(int argc, char **argv)
         log_line(LOG_WARN, "cutting off requests", extra);
     }
     server_stop(srv);
+    catalog_watch_stop(watch);
     snprintf(extra, sizeof extra, "\"unfinished_requests\":%ld,\"drain_ms\":%.3f,\"exit_code\":0", left,
              elapsed(&td) * 1e3);
     log_line(LOG_INFO, "stopped", extra);

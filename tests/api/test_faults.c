@@ -7,8 +7,9 @@
  *     ends without its last chunk, or with an error row);
  *   - corrupt input: a gzip, truncated gzip or other encoded body is a 415
  *     problem that says why; request lines and headers at and past the limits;
- *   - the catalog directory changes, then disappears, while the daemon runs:
- *     answers continue from the loaded catalog.
+ *   - the catalog directory changes, then disappears, then comes back, while the
+ *     daemon runs: answers continue from the loaded catalog, and the log has a
+ *     line for each change (server/catalog_watch.h).
  * Slowloris: many slow clients on headers and on bodies at once (one of each is
  * test_limits.c's); the drain of a sweep that finishes in time is test_ops.c's. */
 #include <criterion/criterion.h>
@@ -27,7 +28,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "daemon_log.h"
 #include "harness.h"
+#include "proc_status.h"
 
 /* Built with AddressSanitizer (clang says so through __has_feature, gcc through a macro). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -38,22 +41,6 @@
 #endif
 #endif
 #include "schema.h"
-
-static long status_kb(pid_t pid, const char *key)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    long kb = -1;
-    size_t n = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, key, n) && line[n] == ':')
-            kb = atol(line + n + 1);
-    fclose(f);
-    return kb;
-}
 
 /* utime + stime of the process, in seconds. */
 static double cpu_seconds(pid_t pid)
@@ -170,7 +157,7 @@ static long idle_rss(const daemon_t *d)
     long least = -1;
     for (int i = 0; i < 12; i++) {
         sleep_s(0.25);
-        long v = status_kb(d->pid, "VmRSS");
+        long v = proc_status_kib(d->pid, "VmRSS");
         if (least < 0 || (v >= 0 && v < least))
             least = v;
     }
@@ -459,16 +446,32 @@ Test(faults, answers_continue_when_the_catalog_dir_changes_or_disappears, .timeo
     cr_assert_eq(r.status, 200, "%s", r.body);
     json_t *ans0 = http_json(&r);
     http_free(&r);
-    for (int phase = 0; phase < 3; phase++) {
+    /* each phase, and the log line it must leave (file NULL: the directory's own) */
+    static const struct {
+        const char *file, *change;
+    } LOGGED[] = {{"soak.json", "written"}, {"soak.json", "removed"}, {NULL, "directory removed"},
+                  {NULL, "directory back"}};
+    for (int phase = 0; phase < 4; phase++) {
         if (phase == 0) {
             write_text(file, "{\"hardware\": [ {\"key\": \"SoakNPU\",, }"); /* corrupt */
             write_text("/tmp/mlsysd-faults-extra.json", "{}");
         } else if (phase == 1) {
             unlink(file);
-        } else {
+        } else if (phase == 2) {
             cr_assert_eq(rmdir(dir), 0);
+        } else {
+            cr_assert_eq(mkdir(dir, 0700), 0); /* back, empty: looked for once a second */
         }
-        sleep_s(0.3);
+        json_t *lines = daemon_log_await(d.log_path, "catalog directory changed", "change", LOGGED[phase].change, 1, 10);
+        cr_expect_eq(json_array_size(lines), 1, "phase %d: %zu log lines of the change '%s'", phase,
+                     json_array_size(lines), LOGGED[phase].change);
+        const json_t *l = json_array_get(lines, 0);
+        cr_expect_str_eq(json_string_value(json_object_get(l, "catalog_dir")), dir);
+        cr_expect_str_eq(json_string_value(json_object_get(l, "level")), "warn");
+        if (LOGGED[phase].file)
+            cr_expect_str_eq(json_string_value(json_object_get(l, "file")), LOGGED[phase].file);
+        cr_expect(strstr(json_string_value(json_object_get(l, "answers")), "loaded at start-up"));
+        json_decref(lines);
         char *entry = get_body(&d, "/catalog/hardware/SoakNPU", 200);
         cr_expect_str_eq(entry, entry0, "phase %d: the entry changed", phase);
         free(entry);
@@ -485,6 +488,11 @@ Test(faults, answers_continue_when_the_catalog_dir_changes_or_disappears, .timeo
         free(get_body(&d, "/readyz", 200));
     }
     unlink("/tmp/mlsysd-faults-extra.json");
+    /* a file outside the directory, and files not *.json, are no change of it */
+    json_t *all = daemon_log_lines(d.log_path, "catalog directory changed", NULL, NULL);
+    cr_expect_eq(json_array_size(all), 4, "%zu catalog lines in all", json_array_size(all));
+    json_decref(all);
+    rmdir(dir);
     cr_expect_eq(daemon_stop(&d), 0);
     free(entry0);
     free(version0);

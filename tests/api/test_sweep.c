@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "proc_status.h"
 
 /* --- helpers ------------------------------------------------------------------------------- */
 
@@ -915,22 +916,6 @@ typedef struct {
     unsigned long long next_sample;
 } stream_stats;
 
-static long proc_status_kb(pid_t pid, const char *key)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    long kb = -1;
-    size_t n = strlen(key);
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, key, n) && line[n] == ':')
-            kb = atol(line + n + 1);
-    fclose(f);
-    return kb;
-}
-
 /* Counts and discards: a 10M-point body is never held by the test either. */
 static size_t on_stream(char *ptr, size_t size, size_t nmemb, void *ud)
 {
@@ -953,7 +938,7 @@ static size_t on_stream(char *ptr, size_t size, size_t nmemb, void *ud)
     }
     s->tail[s->tail_len] = '\0';
     if (s->bytes >= s->next_sample) {
-        long rss = proc_status_kb(s->pid, "VmRSS");
+        long rss = proc_status_kib(s->pid, "VmRSS");
         if (rss > s->rss_max_kb)
             s->rss_max_kb = rss;
         s->next_sample = s->bytes + (4u << 20);
@@ -1016,14 +1001,14 @@ Test(sweep_stream, ten_million_points_in_the_memory_of_one_million, .timeout = 2
     points_body(body, sizeof body, 1000);
     cr_assert_eq(stream_sweep(&d, body, &s, &secs), 200);
     cr_assert_eq(s.lines, 1000001ULL, "header + 1M rows, got %llu", s.lines);
-    long hwm_1m = proc_status_kb(d.pid, "VmHWM"), rss_1m = s.rss_max_kb;
+    long hwm_1m = proc_status_kib(d.pid, "VmHWM"), rss_1m = s.rss_max_kb;
     double secs_1m = secs;
     points_body(body, sizeof body, 10000);
     cr_assert_eq(stream_sweep(&d, body, &s, &secs), 200);
     cr_assert_eq(s.lines, 10000001ULL, "header + 10M rows, got %llu", s.lines);
     cr_assert(!strstr(s.tail, "cut off"), "%s", s.tail);
     cr_assert(strstr(s.tail, "\r\n9999,1000,false,\r\n"), "the last row is the last point: %s", s.tail);
-    long hwm_10m = proc_status_kb(d.pid, "VmHWM");
+    long hwm_10m = proc_status_kib(d.pid, "VmHWM");
     cr_log_info("sweep stream: 1M points %.1f s, 10M points %.1f s (%.0f points/s, %.0f MB); server VmHWM %ld kB "
                 "after 1M, %ld kB after 10M; VmRSS peak while streaming %ld kB (1M), %ld kB (10M)",
                 secs_1m, secs, 1e7 / secs, (double)s.bytes / 1e6, hwm_1m, hwm_10m, rss_1m, s.rss_max_kb);
