@@ -6,7 +6,8 @@ deterministic sample), the examples of the API contract, every solver's worked
 example (GET /solvers/{name} of a daemon this script starts: --binary, default
 build/mlsysd; skipped with a note when it is not built) in both calibration
 modes, Hugging Face configs (tests/data/hf_configs), plans (examples/plans) and
-serving_simulation inputs. It also writes the dictionaries tests/fuzz/dict/<target>.dict
+serving_simulation inputs, with and without a request trace (the bodies the
+soak sends too: tests/lib/request_mix.py). It also writes the dictionaries tests/fuzz/dict/<target>.dict
 (JSON members, input names, enum values, catalog ids, units) that run.sh hands
 to libFuzzer. Run it again after the API grows; the corpus is committed (small
 files, a few hundred per target).
@@ -21,37 +22,19 @@ import shutil
 import subprocess
 import tempfile
 import time
-import urllib.parse
-import urllib.request
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden"))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from request_mix import BAD_BODIES, EXTRA_SOLVES, OPTIMIZES, example_sweep, query_of, solver_descriptors  # noqa: E402
 
 UNIT_SEEDS = [
     "500 KB", "2 GB/s", "7.24 ms", "312 TFLOP/s", "80GiB", "400 Gbps", "1 TB / h", "flop/B", "W*h", "s^2",
     "4.1 GFLOP", "25000 USD", "7e9 param", "1 kWh", "100 TOPS", "350 us", "0.5 GB / s", "150528 byte",
     "1e400 B", "nan GB", "Infinity", "", "   ", "-5 ms", "5 GB //s", "12 parsecs", "1 GB/s/s", "2 MiB",
     "1.5e-3 s", "3 TFLOPs/s", "10 J/s", "1 kg", "64 bit", "1 h", "2 day", "1 min",
-]
-
-# POST /optimize (route ':' in fuzz_request.c): bisection, exhaustive, a member axis, bad constraints.
-OPTIMIZES = [
-    {"solver": "single_node", "inputs": {"model": "ResNet50", "hardware": "A100"},
-     "axes": [{"input": "batch_size", "range": {"start": 1, "stop": 10000, "step": 1}}],
-     "constraints": [{"output": "latency", "<=": "10 ms"}, {"output": "feasible", "==": True}],
-     "objective": {"maximize": "batch_size"}, "top_k": 3},
-    {"solver": "single_node", "inputs": {"model": "Llama3_8B"},
-     "axes": [{"input": "hardware", "values": ["A100", "H100"]}, {"input": "batch_size", "values": [1, 8, 64]}],
-     "constraints": [{"output": "bottleneck", "!=": "Memory"}, {"output": "latency", ">": 0.5}],
-     "objective": {"minimize": "latency"}, "method": "exhaustive"},
-    {"solver": "reliability", "inputs": {"fleet": "Research_256", "job_duration_hours": 24},
-     "axes": [{"input": "fleet.count", "values": [8, 16, 32, 64]}],
-     "constraints": [{"output": "fleet_mtbf", ">=": "1 day"}], "objective": {"maximize": "fleet.count"}},
-    {"solver": "single_node", "inputs": {"model": "ResNet50", "hardware": "A100"},
-     "axes": [{"input": "batch_size", "values": [0, 1, 2]}],
-     "constraints": [{"output": "latency", "<=": "5 GB"}, {"output": "feasible", "<": True}],
-     "objective": {"maximize": "bottleneck"}, "method": "bisection", "top_k": 0},
 ]
 
 SWEEPS = [
@@ -74,20 +57,6 @@ SWEEPS = [
               {"input": "is_training", "values": [True, False]}], "catalog": "tutorial"},
 ]
 
-BAD_BODIES = [
-    b'{"solver":"single_node","inputs":{"model":"ResNet50","hardware":"A100","batch_size":-1}}',
-    b'{"solver":"single_node","inputs":{"model":"ResNet50","hardware":"A100","efficiency":NaN}}',
-    b'{"solver":"single_node","inputs":{"model":"ResNet50","hardware":"A100","batch_size":1e400}}',
-    b'{"solver":"single_node","inputs":{"model":"ResNet5","hardware":"A1000"}}',
-    b'{"solver":"data","inputs":{"hardware":"A100","workload_data_rate":"5 ms"}}',
-    b'{"solver":"single_node","inputs":{"model":"ResNet50","hardware":"A100"},"inputs":{}}',
-    b'{"solver":"single_node","inputs":{"model":{"name":"x"},"hardware":{"base":"A100","memory":{"capacity":"-1 GB"}}}}',
-    b'[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
-    b'{"solver":"single_node","inputs":{"model":"\xff\xfe","hardware":"A100"}}',
-    b'{"solver":"pipeline","inputs":{"model":"ResNet50","hardware":"A100","sample_size_bytes":"500 KB"},'
-    b'"axes":[{"input":"batch_size","range":{"start":1,"stop":1e12,"step":1}}]}',
-]
-
 QUERIES = [
     "0model=ResNet50&hardware=A100&batch_size=256&precision=fp16",
     "0model=ResNet50&model.inference_flops=4.1%20GFLOP&hardware=A100&catalog=tutorial",
@@ -106,33 +75,6 @@ QUERIES = [
     "7batch_size=32,64,128&sample_size_bytes=500%20KB&cpu_throughput=1%20GB/s,2%20GB/s&accelerator_step_time=7%20ms",
     "8model=ResNet50&hardware=A100&sample_size_bytes=500%20KB&cpu_workers=1,2,4,8,16&cpu_throughput=2%20GB/s",
     "9model=ResNet50&hardware=A100&batch_size=,,,&format=xml",
-]
-
-
-# serving_simulation, calibration and tp (issue 24), per-tensor precision and hf_config (issue 26)
-SIM = {"model": "Llama3_8B", "hardware": "H100", "arrival_rate_qps": 10, "prompt_tokens": 2048, "output_tokens": 256,
-       "num_requests": 200}
-EXTRA_SOLVES = [
-    {"solver": "serving_simulation", "inputs": dict(SIM, arrival_process="gamma", arrival_cv=2.5,
-                                                    prompt_distribution="lognormal", length_cv=0.8, seed=7)},
-    {"solver": "serving_simulation", "inputs": dict(SIM, replicas=4, routing="least_outstanding", tp=2,
-                                                    chunked_prefill=True, prefill_chunk_tokens=512, max_num_seqs=64,
-                                                    max_num_batched_tokens=8192, page_size=16,
-                                                    gpu_memory_utilization=0.9, warmup_requests=20)},
-    {"solver": "serving_simulation", "inputs": dict(SIM, arrival_rate_qps=0, num_requests=0, output_distribution="uniform")},
-    {"solver": "serving_simulation", "calibration": "measured", "inputs": dict(SIM, slo_ttft_ms=500, slo_tpot_ms=50)},
-    {"solver": "serving", "calibration": "measured",
-     "inputs": {"model": "Llama3_70B", "hardware": "H100", "seq_len": 2048, "batch_size": 4, "precision": "fp8", "tp": 2}},
-    {"solver": "serving", "calibration": "MEASURED", "inputs": {"model": "Llama3_8B", "hardware": "H100", "tp": 0}},
-    {"solver": "single_node", "calibration": "measured",
-     "inputs": {"model": "ResNet50", "hardware": "A100", "batch_size": 256, "precision": "fp16"}},
-    {"solver": "distributed", "calibration": "measured",
-     "inputs": {"model": "Llama3_70B", "fleet": {"node": "DGX_H100", "count": 4, "fabric": "InfiniBand_NDR"},
-                "tp_size": 8, "pp_size": 2, "batch_size": 64, "seq_len": 4096, "precision": "bf16",
-                "step_model": "sharded"}},
-    {"solver": "single_node", "calibration": "bogus", "inputs": {"model": "ResNet50", "hardware": "A100"}},
-    {"solver": "serving", "inputs": {"model": "Llama3_8B", "hardware": "H100", "weight_precision": "int4_g128",
-                                     "kv_precision": "fp8", "seq_len": 8192}},
 ]
 
 
@@ -194,26 +136,11 @@ def daemon_solvers(binary):
         if not port:
             print("corpus: the daemon did not start")
             return [], {}
-        base = "http://127.0.0.1:%d" % port
-        names = [s["name"] for s in json.load(urllib.request.urlopen(base + "/solvers"))["solvers"]]
-        return names, {n: json.load(urllib.request.urlopen(base + "/solvers/" + n)) for n in names}
+        return solver_descriptors("http://127.0.0.1:%d" % port)
     finally:
         proc.terminate()
         proc.wait()
         os.unlink(log.name)
-
-
-def query_text(inputs):
-    parts = []
-    for k, v in inputs.items():
-        if isinstance(v, dict):
-            continue
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif isinstance(v, list):
-            v = ",".join(str(x) for x in v)
-        parts.append("%s=%s" % (k, urllib.parse.quote(str(v), safe="/")))
-    return "&".join(parts)
 
 
 def dict_line(token):
@@ -237,7 +164,7 @@ def write_dict(path, tokens):
 JSON_MEMBERS = ["solver", "inputs", "catalog", "calibration", "measured", "mlsysim", "axes", "input", "values", "range",
                 "start", "stop", "step", "geomspace", "count", "outputs", "format", "csv", "ndjson", "json", "shard",
                 "index", "items", "constraints", "objective", "minimize", "maximize", "method", "exhaustive",
-                "bisection", "top_k", "output", "<=", ">=", "<", ">", "==", "!=", "base", "key", "hf_config",
+                "bisection", "top_k", "objectives", "output", "<=", ">=", "<", ">", "==", "!=", "base", "key", "hf_config",
                 "model_type", "name", "version", "scenarios", "defaults", "assert", "tp", "fleet", "node", "fabric",
                 "weight_precision", "kv_precision", "int4_g128", "tutorial", "current", "null", "true", "false",
                 "1e400", "-1", "0", "NaN", "[]", "{}"]
@@ -297,9 +224,8 @@ def main():
                b'"precision":"fp16"}}')
     for i, s in enumerate(SWEEPS):
         req.append(str(1 + i % 3).encode() + json.dumps(s, separators=(",", ":")).encode())
-    for b in BAD_BODIES:
-        req.append(b"0" + b)
-    req.append(b"1" + BAD_BODIES[-1])
+    for route, b, _ in BAD_BODIES:
+        req.append((b"0" if route == "solve" else b"1") + b)
     for s in OPTIMIZES:
         req.append(b":" + json.dumps(s, separators=(",", ":")).encode())
     names, descs = daemon_solvers(args.binary)
@@ -308,13 +234,9 @@ def main():
         ex = descs[n].get("example") or {}
         solve_bodies.append({"solver": n, "inputs": ex, "calibration": "measured" if i % 2 else "mlsysim"})
         # the example swept over its first numeric input, in a format by turn, measured every other time
-        num = [k for k, v in ex.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
-        if num:
-            fixed = {k: v for k, v in ex.items() if k != num[0]}
-            sw = {"solver": n, "inputs": fixed, "axes": [{"input": num[0], "values": [ex[num[0]], ex[num[0]] * 2]}],
-                  "calibration": "measured" if i % 2 else "mlsysim", "format": ["json", "csv", "ndjson"][i % 3]}
-            if i % 4 == 0:
-                sw["shard"] = "1/2"
+        sw = example_sweep(n, ex, "measured" if i % 2 else "mlsysim", ["json", "csv", "ndjson"][i % 3],
+                           "1/2" if i % 4 == 0 else None)
+        if sw:
             req.append(b"1" + json.dumps(sw, separators=(",", ":")).encode())
     for b in solve_bodies:
         req.append(b"0" + json.dumps(b, separators=(",", ":")).encode())
@@ -339,7 +261,7 @@ def main():
         queries.append(sel + "&".join(parts))
     # every solver by its index ('@' + i: GET /solve, '`' + i: GET /sweep), both modes
     for i, n in enumerate(names[:32]):
-        q = query_text(descs[n].get("example") or {})
+        q = query_of(descs[n].get("example") or {})
         queries.append(chr(0x40 + i) + q + "&calibration=" + ("measured" if i % 2 else "mlsysim"))
         ex = descs[n].get("example") or {}
         num = [k for k, v in ex.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
@@ -354,6 +276,7 @@ def main():
     for n in names:
         for inp in descs[n].get("inputs", []):
             toks.append(inp["name"])
+            toks.extend(f["name"] for f in inp.get("fields", []))
             toks.extend(str(v) for v in inp.get("values", []) if isinstance(v, (str, int)))
             if inp.get("unit"):
                 toks.append(inp["unit"])

@@ -8,11 +8,14 @@ stops it with SIGTERM. Only loopback is ever addressed.
 
 The mix (one draw per request from a seeded generator, so every window has the
 same composition):
-  solve (POST and GET, every solver's example, both calibration modes), sweep
+  (tests/lib/request_mix.py holds what the fuzz corpus seeds from too)
+  solve (POST and GET, every solver's example, both calibration modes, the
+  extra bodies: simulation draws and traces, measured mode), sweep
   (JSON, CSV, NDJSON, sharded), batch, optimize, plans (POST /evaluate), catalog,
   the contract (/openapi.json, .yaml), the dashboard (/, /ui/*), probes and
   /metrics; invalid requests (bad JSON, unknown solver or input, wrong method or
-  media type, a gzip-encoded body, an oversized sweep); with and without
+  media type, a gzip-encoded body, a request target over 32 KiB, the refused
+  bodies of the shared mix, an oversized sweep among them); with and without
   Accept-Encoding: gzip (gzip answers are decompressed and checked); over a kept-
   alive connection or a new one; and clients that vanish in the middle of a
   large streamed sweep (close, or reset with SO_LINGER 0).
@@ -51,6 +54,9 @@ import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
+from request_mix import (BAD_BODIES, EXTRA_SOLVES, VALID_OPTIMIZES, example_sweep, long_target,  # noqa: E402
+                         query_of)
 HOST = "127.0.0.1"  # loopback only, by construction
 
 
@@ -139,26 +145,6 @@ def build_catalogue(base_conn_factory):
     return solvers, examples, ui, plans
 
 
-def first_number(ex):
-    for k, v in ex.items():
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and v:
-            return k, v
-    return None, None
-
-
-def query_of(inputs):
-    parts = []
-    for k, v in inputs.items():
-        if isinstance(v, dict):
-            continue
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif isinstance(v, list):
-            v = ",".join(str(x) for x in v)
-        parts.append("%s=%s" % (k, urllib.parse.quote(str(v), safe="")))
-    return "&".join(parts)
-
-
 def draw(rng, cat):
     """One request of the mix."""
     solvers, examples, ui, plans = cat
@@ -167,25 +153,24 @@ def draw(rng, cat):
     n = rng.choice(solvers)
     ex = examples[n]
     mode = rng.choice(["mlsysim", "measured"])
-    if r < 0.22:
+    if r < 0.20:
         return Req("solve", "POST", "/solve", jbody({"solver": n, "inputs": ex, "calibration": mode}), json_h)
+    if r < 0.22:
+        return Req("solve", "POST", "/solve", jbody(rng.choice(EXTRA_SOLVES)), json_h)
     if r < 0.30:
         return Req("solve_get", "GET", "/solve/%s?%s&calibration=%s" % (n, query_of(ex), mode), expect="2xx|400")
     if r < 0.42:
-        k, v = first_number(ex)
-        if not k:
+        doc = example_sweep(n, ex, mode, rng.choice(["json", "csv", "ndjson"]),
+                            rng.choice(["0/2", "1/2"]) if rng.random() < 0.3 else None, points=3)
+        if not doc:
             return Req("solve", "POST", "/solve", jbody({"solver": n, "inputs": ex}), json_h)
-        fixed = {a: b for a, b in ex.items() if a != k}
-        doc = {"solver": n, "inputs": fixed, "calibration": mode,
-               "axes": [{"input": k, "values": [v, v * 2, v * 3] if isinstance(v, int) else [v, v * 1.5]}],
-               "format": rng.choice(["json", "csv", "ndjson"])}
-        if rng.random() < 0.3:
-            doc["shard"] = rng.choice(["0/2", "1/2"])
         return Req("sweep", "POST", "/sweep", jbody(doc), json_h)
     if r < 0.47:
         items = [{"solver": s, "inputs": examples[s], "calibration": rng.choice(["mlsysim", "measured"])}
                  for s in rng.sample(solvers, 5)]
         return Req("batch", "POST", "/batch", jbody({"items": items}), json_h)
+    if r < 0.49:
+        return Req("optimize", "POST", "/optimize", jbody(rng.choice(VALID_OPTIMIZES)), json_h)
     if r < 0.51:
         doc = {"solver": "single_node", "inputs": {"model": "ResNet50", "hardware": rng.choice(["A100", "H100", "T4"])},
                "axes": [{"input": "batch_size", "range": {"start": 1, "stop": 4096, "step": 1}}],
@@ -210,9 +195,11 @@ def draw(rng, cat):
     if r < 0.985:
         bad = rng.randrange(9)
         if bad == 0:
-            return Req("invalid", "POST", "/solve", b'{"solver":"single_node","inputs":{', json_h, expect="400")
+            route, body, status = rng.choice(BAD_BODIES)
+            return Req("invalid", "POST", "/" + route, body, json_h, expect=str(status))
         if bad == 1:
-            return Req("invalid", "POST", "/solve", jbody({"solver": "no_such_solver", "inputs": {}}), json_h, expect="404")
+            return Req("invalid", rng.choice(["GET", "POST"]), long_target(rng.choice(["/solve/single_node", "/healthz"])),
+                       expect="414")
         if bad == 2:
             bad_in = dict(ex, no_such_input=1)
             return Req("invalid", "POST", "/solve", jbody({"solver": n, "inputs": bad_in}), json_h, expect="400")
@@ -224,11 +211,7 @@ def draw(rng, cat):
         if bad == 5:
             return Req("invalid", "POST", "/solve", gzip.compress(jbody({"solver": n, "inputs": ex})),
                        {"Content-Type": "application/json", "Content-Encoding": "gzip"}, expect="4xx")
-        if bad == 6:
-            doc = {"solver": "single_node", "inputs": {"model": "ResNet50", "hardware": "A100"},
-                   "axes": [{"input": "batch_size", "range": {"start": 1, "stop": 1e9, "step": 1}}]}
-            return Req("invalid", "POST", "/sweep", jbody(doc), json_h, expect="413")
-        if bad == 7:
+        if bad in (6, 7):
             return Req("invalid", "GET", "/catalog/hardware/A101", expect="404")
         return Req("invalid", "POST", "/solve", jbody({"solver": n, "inputs": ex, "calibration": "bogus"}), json_h,
                    expect="400")
