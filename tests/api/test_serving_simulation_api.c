@@ -3,7 +3,9 @@
  * the low-load equalities with serving, Little's law at a moderate load,
  * P99 TTFT not falling as the arrival rate grows (a /sweep), the same seed
  * giving the same answer and another seed another, 10,000 requests well
- * under a second, the cap as a 413, and measured mode answering. And the
+ * under a second, the cap as a 413, measured mode answering, and a
+ * two-objective /optimize over hardware and tp whose front points do not
+ * dominate one another. And the
  * explicit request_trace: a trace equal to a draw answers as the draw, byte
  * for byte; bad traces are 400s naming the row and field, too long ones 413s;
  * a trace answers the same through /solve, GET, /batch, /sweep, a plan and
@@ -406,4 +408,47 @@ Test(serving_simulation_api, a_trace_answers_alike_through_every_route, .timeout
     free(out);
     free(body);
     json_decref(one);
+}
+
+/* Issue 27's two-objective /optimize over hardware and tp: P99 TTFT against
+ * the accelerators per replica. No point of the front dominates another, and
+ * each carries /solve's answer at its point. */
+Test(serving_simulation_api, the_slo_front_over_hardware_and_tp_is_non_dominated, .timeout = 60)
+{
+#define FRONT_INPUTS                                                                                                  \
+    "\"model\":\"Llama3_70B\",\"precision\":\"fp8\",\"arrival_rate_qps\":4,\"prompt_tokens\":2048,"                  \
+    "\"output_tokens\":256,\"num_requests\":500"
+    long st;
+    json_t *ans = api_post("/optimize",
+                           "{\"solver\":\"serving_simulation\",\"inputs\":{" FRONT_INPUTS "},\"axes\":[{\"input\":"
+                           "\"hardware\",\"values\":[\"H100\",\"MI300X\",\"A100\",\"H200\"]},{\"input\":\"tp\","
+                           "\"values\":[2,4,8]}],\"constraints\":[{\"output\":\"feasible\",\"==\":true}],"
+                           "\"objectives\":[{\"minimize\":\"ttft_p99\"},{\"minimize\":\"tp\"}]}",
+                           &st);
+    cr_assert_eq(st, 200);
+    const json_t *front = json_object_get(ans, "pareto");
+    cr_assert(json_array_size(front) >= 2, "a front of %zu points", json_array_size(front));
+    size_t i, j;
+    json_t *a, *b;
+    json_array_foreach(front, i, a) {
+        const json_t *oa = json_object_get(a, "objectives");
+        double at = json_number_value(json_object_get(oa, "ttft_p99")), ap = json_number_value(json_object_get(oa, "tp"));
+        json_array_foreach(front, j, b) {
+            const json_t *ob = json_object_get(b, "objectives");
+            double bt = json_number_value(json_object_get(ob, "ttft_p99")), bp = json_number_value(json_object_get(ob, "tp"));
+            cr_expect(i == j || !(at <= bt && ap <= bp && (at < bt || ap < bp)), "front point %zu dominates %zu", i, j);
+        }
+        const json_t *point = json_object_get(a, "point");
+        char body[600];
+        snprintf(body, sizeof body,
+                 "{\"solver\":\"serving_simulation\",\"inputs\":{" FRONT_INPUTS ",\"hardware\":\"%s\",\"tp\":%lld}}",
+                 json_string_value(json_object_get(point, "hardware")),
+                 (long long)json_integer_value(json_object_get(point, "tp")));
+        json_t *solve = solve_ok(body);
+        cr_expect(json_equal(json_object_get(json_object_get(a, "answer"), "result"), json_object_get(solve, "result")),
+                  "front point %zu: its answer differs from /solve", i);
+        json_decref(solve);
+    }
+    json_decref(ans);
+#undef FRONT_INPUTS
 }
