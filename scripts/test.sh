@@ -29,6 +29,8 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh test || { echo "deps: could not install the test dependencies"; exit 1; }
 
 jobs=$(nproc)
+# The summary reads this run's unit and API counts: none from an earlier run when that stage is skipped.
+rm -f build/ctest.log build/tests/golden-summary.txt
 passed=0; failed=0; skipped=0; failed_names=(); skipped_names=()
 skip=" ${MLSYSD_SKIP:-} "
 require=" ${MLSYSD_REQUIRE:-} "
@@ -45,7 +47,7 @@ stage() {
   out=$(mktemp)
   "$@" 2>&1 | tee "$out"; rc=${PIPESTATUS[0]}
   if [ "$rc" -eq 77 ] && [[ "$require" != *" $name "* ]]; then
-    local why; why=$(tail -n 1 "$out")
+    local why; why=$(tail -n 1 "$out"); why=${why#"$name: "}
     skipped=$((skipped + 1)); skipped_names+=("$name: $why"); echo "=== $name: skipped ($why)"
   elif [ "$rc" -eq 0 ]; then
     passed=$((passed + 1)); echo "=== $name: passed ($((SECONDS - t0)) s)"
@@ -93,7 +95,8 @@ tutorial() {
         DOC=docs/optimize.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/tutorials/serving-70b-under-load.md tests/docs/check_tutorial.sh build/mlsysd &&
         DOC=docs/hf-config.md tests/docs/check_tutorial.sh build/mlsysd &&
-        DOC=docs/plans.md tests/docs/check_tutorial.sh build/mlsysd
+        DOC=docs/plans.md tests/docs/check_tutorial.sh build/mlsysd &&
+        DOC=README.md tests/docs/check_tutorial.sh build/mlsysd
 }
 contract_lint() { tools/lint/run.sh --binary build/mlsysd; }
 

@@ -7,7 +7,8 @@
 #   DOC=other.md tests/docs/check_tutorial.sh ...         (check another page)
 #
 # The daemon listens on a free port (--port 0; the port is read from its "listening" log
-# line) and every "127.0.0.1:8080" in a command is rewritten to it. Each block runs in its
+# line) and every "127.0.0.1:8080" in a command is rewritten to it, every "build-release/mlsysd"
+# (what scripts/serve.sh builds, which the README's commands use) to the binary checked. Each block runs in its
 # own `bash -eo pipefail`, so blocks must not depend on each other. Other fenced blocks
 # (```bash, ```python, ...) are prose and are not run. Prints "N passed, N failed"; exits
 # non-zero on any failure. Needs curl and jq.
@@ -95,6 +96,7 @@ for i in "${!langs[@]}"; do
         continue
     fi
     cmd=${bodies[i]//127.0.0.1:8080/127.0.0.1:$port}
+    cmd=${cmd//build-release\/mlsysd/$bin}
     expected=${bodies[j]}
     rc=0
     actual=$(bash -eo pipefail -c "$cmd" 2>"$work/stderr") || rc=$?
