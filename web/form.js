@@ -254,6 +254,11 @@ export function buildRequest() {
     const text = vals[inp.name];
     if (text === '' && inp.type !== 'boolean') continue;
     if (inp.type === 'list') { inputs[inp.name] = text.split(',').map((s) => s.trim()).filter(Boolean); continue; }
+    if (inp.type === 'rows') {
+      // a JSON array of rows (request_trace): never an axis
+      try { inputs[inp.name] = JSON.parse(text); } catch (e) { throw fieldError(inp.name, inp.name + ' is not a JSON array of rows: ' + e.message); }
+      continue;
+    }
     const sweepable = inp.type !== 'boolean' && inp.type !== 'enum';
     const range = sweepable ? parseRange(inp, text) : null;
     if (range) { axes.push(range); continue; }
