@@ -70,6 +70,8 @@ static const hf_family FAMILIES[] = {
     {"qwen3", A_DECODER, .qk_norm = QK_HEAD, .norms = 2, .window_flag = true,
      .label = "Qwen3 (GQA, q/k norm, gated MLP)"},
     {"phi3", A_DECODER, .norms = 2, .label = "Phi-3 / Phi-4 (fused qkv, gated MLP)"},
+    {"cohere", A_DECODER, .tie_default = true, .norms = 1, .label = "Cohere Command R (one LayerNorm, parallel block)"},
+    {"cohere2", A_DECODER, .tie_default = true, .norms = 1, .label = "Cohere Command R7B/A (one LayerNorm, sliding window)"},
     {"olmo", A_DECODER, .norms = 0, .label = "OLMo (parameter-free LayerNorm, gated MLP)"},
     {"olmo2", A_DECODER, .qk_norm = QK_FULL, .norms = 2, .label = "OLMo 2 (post-norms, q/k norm over all heads)"},
     {"starcoder2", A_DECODER, .tie_default = true, .norms = 2, .norm_bias = true, .plain_mlp = true,

@@ -347,3 +347,16 @@ Test(hf_config, olmo_parameter_free_norms)
     cr_assert_eq(r.rc, 0, "%s", r.err);
     cr_expect_eq(m.parameters, 6888095744.0, "%.17g", m.parameters);
 }
+
+Test(hf_config, cohere_one_norm_per_layer)
+{
+    /* Command R (c4ai-command-r-v01): 35B; one LayerNorm (weights only) per layer, tied embeddings. */
+    model_t m;
+    res r = resolve_text("{\"hf_config\":{\"model_type\":\"cohere\",\"hidden_size\":8192,\"intermediate_size\":22528,"
+                         "\"num_attention_heads\":64,\"num_hidden_layers\":40,\"num_key_value_heads\":64,"
+                         "\"vocab_size\":256000,\"use_qk_norm\":false,\"logit_scale\":0.0625}}",
+                         &m);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_expect(fabs(m.parameters / 35e9 - 1) < 0.01, "%.17g", m.parameters);
+    cr_expect_eq(m.parameters, 256000.0 * 8192 + 40 * (4.0 * 8192 * 8192 + 3.0 * 8192 * 22528 + 8192) + 8192);
+}
