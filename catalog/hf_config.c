@@ -112,7 +112,7 @@ typedef struct {
 /* Gemma3TextConfig (transformers models/gemma3/configuration_gemma3.py). */
 static const hf_default GEMMA3_TEXT_DEFAULTS[] = {
     {"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216}, {"num_hidden_layers", 26},
-    {"num_attention_heads", 8}, {"num_key_value_heads", 4}, {"head_dim", 256}, {"sliding_window", 4096},
+    {"num_attention_heads", 8}, {"num_key_value_heads", 4}, {"head_dim", 256},
     {NULL, 0},
 };
 /* SiglipVisionConfig (transformers models/siglip/configuration_siglip.py). */
@@ -241,7 +241,9 @@ static void count_decoder(rd *r, const hf_family *f, hf_count *c)
     if (r->rc)
         return;
     double nkv = (double)rd_int(r, "num_key_value_heads", (long long)nh, 1, NULL);
-    double hd = (double)rd_int(r, "head_dim", (long long)(H / nh), 1, NULL);
+    double hd = (double)rd_int(r, "head_dim", 0, 0, NULL);
+    if (hd == 0) /* absent, null or 0: hidden_size / num_attention_heads, as transformers and vLLM read it */
+        hd = (double)(long long)(H / nh);
     bool tie = rd_bool(r, "tie_word_embeddings", f->tie_default);
     bool all_bias = f->bias_flag != NULL && rd_bool(r, f->bias_flag, true);
     bool attn_bias = all_bias || rd_bool(r, "attention_bias", false);
@@ -313,7 +315,10 @@ static void count_decoder(rd *r, const hf_family *f, hf_count *c)
     c->head_dim = (long long)hd;
     c->experts = c->moe ? E : 0;
     c->topk = c->moe ? k : 0;
-    if (!f->window_flag || rd_bool(r, "use_sliding_window", false))
+    /* The window is shown, not used: a value that is not a positive number
+     * (false or -1 in some configs) means none rather than a refusal. */
+    const json_t *w = rd_get(r, "sliding_window");
+    if ((!f->window_flag || rd_bool(r, "use_sliding_window", false)) && json_is_number(w) && json_number_value(w) >= 1)
         c->window = rd_int(r, "sliding_window", 0, 0, NULL);
 }
 

@@ -287,6 +287,19 @@ Test(hf_config, nulls_and_absent_fields_take_the_class_defaults)
     cr_expect_eq(m.kv_heads, 32);
     cr_expect_eq(m.head_dim, 128);
     cr_expect_eq(m.sliding_window, 0);
+    /* head_dim 0 is derived too; a window of false or -1 is none, not a refusal. */
+    r = resolve_text("{\"hf_config\":{\"model_type\":\"mistral\",\"hidden_size\":4096,\"intermediate_size\":11008,"
+                     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,\"head_dim\":0,"
+                     "\"sliding_window\":false}}",
+                     &m);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_expect_eq(m.head_dim, 128);
+    cr_expect_eq(m.sliding_window, 0);
+    r = resolve_text("{\"hf_config\":{\"model_type\":\"mistral\",\"hidden_size\":4096,\"intermediate_size\":11008,"
+                     "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,\"sliding_window\":-1}}",
+                     &m);
+    cr_assert_eq(r.rc, 0, "%s", r.err);
+    cr_expect_eq(m.sliding_window, 0);
 }
 
 Test(hf_config, falcon_aliases_and_multi_query)
