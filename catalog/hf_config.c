@@ -40,7 +40,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum { A_DECODER, A_MIXTRAL, A_QWEN_MOE, A_DEEPSEEK, A_FALCON, A_GPT2, A_NEOX, A_PHI, A_BERT } hf_arch;
+typedef enum { A_DECODER, A_MIXTRAL, A_QWEN_MOE, A_LLAMA4, A_DEEPSEEK, A_FALCON, A_GPT2, A_NEOX, A_PHI, A_BERT } hf_arch;
 typedef enum { QK_NONE, QK_HEAD, QK_FULL } qk_norm_kind; /* none, per head (head_dim), over all heads */
 
 /* One model_type: how its transformers implementation lays out the weights. */
@@ -88,6 +88,7 @@ static const hf_family FAMILIES[] = {
      .label = "Qwen2-MoE (routed + shared experts)"},
     {"qwen3_moe", A_QWEN_MOE, .qk_norm = QK_HEAD, .norms = 2, .window_flag = true,
      .label = "Qwen3-MoE (routed experts, q/k norm)"},
+    {"llama4_text", A_LLAMA4, .norms = 2, .label = "Llama 4 (routed + shared expert, interleaved dense layers)"},
     {"deepseek_v2", A_DEEPSEEK, .norms = 2, .active_no_embed = true, .label = "DeepSeek-V2 (MLA, routed + shared experts)"},
     {"deepseek_v3", A_DEEPSEEK, .norms = 2, .active_no_embed = true, .label = "DeepSeek-V3 (MLA, routed + shared experts)"},
     {"kimi_k2", A_DEEPSEEK, .norms = 2, .active_no_embed = true, .label = "Kimi K2 (DeepSeek-V3 layout)"},
@@ -216,21 +217,36 @@ typedef struct {
     bool moe;
 } hf_count;
 
+/* Layer i (0-based) is in a JSON array of layer indices. */
+static bool listed_layer(const json_t *list, long long i)
+{
+    size_t k;
+    const json_t *x;
+    json_array_foreach(list, k, x)
+        if (json_is_integer(x) && json_integer_value(x) == i)
+            return true;
+    return false;
+}
+
 /* Layer i (0-based) of a Qwen-MoE model has experts. */
 static bool qwen_sparse_layer(const json_t *cfg, long long i, long long step, long long experts)
 {
     if (experts <= 0 || step <= 0 || (i + 1) % step != 0)
         return false;
-    const json_t *only = json_object_get(cfg, "mlp_only_layers");
-    size_t k;
-    const json_t *x;
-    json_array_foreach(only, k, x)
-        if (json_is_integer(x) && json_integer_value(x) == i)
-            return false;
-    return true;
+    return !listed_layer(json_object_get(cfg, "mlp_only_layers"), i);
 }
 
-/* Llama-like decoders and their MoE variants (Mixtral, Phi-3.5-MoE,
+/* Layer i (0-based) of a Llama 4 model has experts: in moe_layers when the
+ * config lists them, else every interleave_moe_layer_step-th layer. */
+static bool llama4_moe_layer(const json_t *cfg, long long i, long long step)
+{
+    const json_t *listed = json_object_get(cfg, "moe_layers");
+    if (json_is_array(listed))
+        return listed_layer(listed, i);
+    return (i + 1) % step == 0;
+}
+
+/* Llama-like decoders and their MoE variants (Mixtral, Phi-3.5-MoE, Llama 4,
  * gpt-oss, Qwen-MoE). */
 static void count_decoder(rd *r, const hf_family *f, hf_count *c)
 {
@@ -276,6 +292,21 @@ static void count_decoder(rd *r, const hf_family *f, hf_count *c)
         moe_total = (double)E * one_expert + router;
         moe_active = (double)k * one_expert + router;
         n_moe_layers = (long long)L;
+    } else if (f->arch == A_LLAMA4) {
+        E = rd_int(r, "num_local_experts", 0, 1, "routed experts per MoE layer");
+        k = rd_int(r, "num_experts_per_tok", 1, 1, NULL);
+        double I = (double)rd_int(r, "intermediate_size", 0, 1, "each expert's MLP width");
+        long long step = rd_int(r, "interleave_moe_layer_step", 1, 1, NULL);
+        one_expert = 3 * H * I;
+        /* Every MoE layer also runs one shared expert of the same width. */
+        moe_total = (double)(E + 1) * one_expert + H * (double)E;
+        moe_active = (double)(k + 1) * one_expert + H * (double)E;
+        if (r->rc)
+            return;
+        for (long long i = 0; i < (long long)L; i++)
+            n_moe_layers += llama4_moe_layer(r->cfg, i, step);
+        if (n_moe_layers < (long long)L)
+            dense_mlp = 3 * H * (double)rd_int(r, "intermediate_size_mlp", 0, 1, "the MLP width of the dense layers");
     } else { /* A_QWEN_MOE */
         E = rd_int(r, "num_experts", 0, 1, "routed experts per MoE layer");
         k = rd_int(r, "num_experts_per_tok", 0, 1, "experts each token is routed to");
@@ -555,6 +586,7 @@ int cat_hf_config_entry(const cat_errsink *es, const json_t *cfg, json_t **out)
     case A_DECODER:
     case A_MIXTRAL:
     case A_QWEN_MOE:
+    case A_LLAMA4:
         count_decoder(&r, f, &c);
         break;
     case A_DEEPSEEK:
