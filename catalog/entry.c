@@ -387,6 +387,7 @@ static int fill_model(cat_walk *w, void *rec)
     m->head_dim = slot_i(w, S_HEAD_DIM);
     m->sliding_window = slot_i(w, S_SLIDING);
     m->embedding_parameters = slot_q(w, S_EMBED_PARAMS);
+    m->vision_parameters = slot_q(w, S_VISION_PARAMS);
     if (w->have[S_HF_TYPE] &&
         (rc = put_str(&w->es, "hf_model_type", m->hf_model_type, sizeof m->hf_model_type,
                       w->str[S_HF_TYPE])) != 0)

@@ -184,6 +184,7 @@ static const fspec model_fields[] = {
     F_INT("head_dim", S_HEAD_DIM),
     F_INT("sliding_window", S_SLIDING),
     F_QTY("embedding_parameters", U_COUNT, S_EMBED_PARAMS),
+    F_QTY("vision_parameters", U_COUNT, S_VISION_PARAMS),
     F_STR("hf_model_type", S_HF_TYPE),
     F_INT("resolution", S_NONE),
     F_INT("action_chunk_horizon", S_NONE),

@@ -162,6 +162,8 @@ json_t *cat_summary_model(const void *rec)
         json_object_set_new(o, "sliding_window", json_integer(m->sliding_window));
     if (!isnan(m->embedding_parameters))
         json_object_set_new(o, "embedding_parameters", json_real(m->embedding_parameters));
+    if (!isnan(m->vision_parameters))
+        json_object_set_new(o, "vision_parameters", json_real(m->vision_parameters));
     if (m->hf_model_type[0] != '\0') {
         /* What was derived from the config, for a reader to check. */
         json_t *d = json_object();
@@ -186,7 +188,8 @@ json_t *cat_summary_model(const void *rec)
                             json_string("parameters: the weight tensors of the model_type's transformers "
                                         "implementation counted from the config's shapes (embeddings, untied "
                                         "output head, attention projections, MLP or experts, router, norms); "
-                                        "active_parameters: parameters less the routed experts a token skips; "
+                                        "active_parameters: parameters less the routed experts a token skips (and less the "
+                                        "input embedding for DeepSeek and gpt-oss, as their activated counts); "
                                         "KV cache: 2 x layers x kv_heads x head_dim elements per token (latent "
                                         "attention: layers x (kv_lora_rank + qk_rope_head_dim)), every layer "
                                         "sized for the full context; flops per token: 2 (forward) and 6 "
@@ -198,6 +201,8 @@ json_t *cat_summary_model(const void *rec)
     if (m->hf_model_type[0] != '\0' || !isnan(m->embedding_parameters)) {
         json_t *u = json_object_get(o, "units");
         json_object_set_new(u, "embedding_parameters", json_string("count"));
+        if (!isnan(m->vision_parameters))
+            json_object_set_new(u, "vision_parameters", json_string("count"));
     }
     return o;
 }

@@ -16,7 +16,10 @@
 #include "core/queueing.h"
 #include "core/solver.h"
 
-enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_SLA, I_ARRIVAL, I_REPLICAS, I_PRECISION, I_EFFICIENCY, I_MAX_SEARCH, I_TP, I_N };
+enum {
+    I_MODEL, I_HARDWARE, I_SEQ_LEN, I_SLA, I_ARRIVAL, I_REPLICAS, I_PRECISION, I_EFFICIENCY, I_MAX_SEARCH, I_TP,
+    I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, I_N
+};
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload)"),
@@ -36,6 +39,9 @@ static const input_desc INPUTS[I_N] = {
                       .description = "Largest batch size searched (every size from 1 up)"},
     [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree of one replica: weights and KV cache split over tp "
                              "accelerators of one node (serving's tp; 1: mlsysim's answer)"),
+    [I_WEIGHT_PREC] = LLM_INPUT_WEIGHT_PRECISION,
+    [I_KV_PREC] = LLM_INPUT_KV_PRECISION,
+    [I_ACT_PREC] = LLM_INPUT_ACTIVATION_PRECISION,
 };
 
 /* ServingModel, called for every batch size, rejects these. */
@@ -83,6 +89,8 @@ static int run_batching_optimizer(const solver_inputs *in, solver_outputs *out, 
     serving_params p = {.model = in_model(in, I_MODEL), .hw = in_hw(in, I_HARDWARE), .seq_len = in_num(in, I_SEQ_LEN),
                         .precision = in_enum(in, I_PRECISION), .efficiency = in_num(in, I_EFFICIENCY),
                         .network_bw = 1, .acceptance = 0.7};
+    llm_tensor_precisions(in, I_PRECISION, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, &p.precision, &p.weight_bytes,
+                          &p.kv_bytes);
     if (llm_require_transformer(p.model, "model", err) != 0)
         return -1;
     double sla = in_num(in, I_SLA), arrival = in_num(in, I_ARRIVAL), replicas = in_num(in, I_REPLICAS);

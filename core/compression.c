@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "core/precision.h"
 #include "core/solver.h"
 #include "core/workload.h"
 
@@ -31,7 +32,7 @@ enum { M_QUANTIZATION, M_PRUNING, M_DISTILLATION };
 static const char *const SPARSITY_TYPES[] = {"unstructured", "structured", "n_m", NULL};
 enum { SP_UNSTRUCTURED, SP_STRUCTURED, SP_N_M };
 
-enum { I_MODEL, I_HARDWARE, I_METHOD, I_BITS, I_SPARSITY, I_SPARSITY_TYPE, I_N };
+enum { I_MODEL, I_HARDWARE, I_METHOD, I_BITS, I_SPARSITY, I_SPARSITY_TYPE, I_WEIGHT_PREC, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to compress: a catalog id or an inline object"},
@@ -54,6 +55,13 @@ static const input_desc INPUTS[I_N] = {
                          .description = "Pruning pattern: unstructured (storage only), structured (rows and "
                                         "columns: compute too), n_m (2:4, a 2x speed-up at 50 %); as in mlsysim, a "
                                         "value spelled in another case gives no speed-up"},
+    [I_WEIGHT_PREC] = {.name = "weight_precision", .kind = IN_ENUM, .optional = true, .enum_values = FORMAT_KEYS,
+                       .enum_refusal = "weight_precision '{}' is not supported. Supported formats: " FORMAT_LIST,
+                       .description = "Quantization to a named storage format instead of target_bitwidth: its "
+                                      "effective bits, scales included (int4_g128 4.125, q4_k_m 4.84, nvfp4 4.5, "
+                                      "...), set the ratio; the accuracy delta is that of its whole bits; a "
+                                      "compute-bound model speeds up by the accelerator's rate at the format's "
+                                      "native precision (none for GGUF k-quants, which are dequantized first)"},
 };
 
 enum { O_ORIGINAL, O_COMPRESSED, O_RATIO, O_ACCURACY, O_SAVINGS, O_SPEEDUP, O_N };
@@ -91,8 +99,11 @@ static int quantize(const solver_inputs *in, double *ratio, double *accuracy, do
 {
     const model_t *model = in_model(in, I_MODEL);
     const hw_node *hw = in_hw(in, I_HARDWARE);
-    const int bits = in_int(in, I_BITS);
-    *ratio = BASELINE_BITS / bits;
+    /* A named format: its effective bits set the ratio, its whole bits the
+     * accuracy class, its native precision the compute-bound speed-up. */
+    const precision_format *fmt = in_has(in, I_WEIGHT_PREC) ? &PRECISION_FORMATS[in_enum(in, I_WEIGHT_PREC)] : NULL;
+    const int bits = fmt ? (int)floor(fmt->bits) : in_int(in, I_BITS);
+    *ratio = BASELINE_BITS / (fmt ? fmt->bits : bits);
     if (bits >= 16)
         *accuracy = 0.0;
     else if (bits == 8)
@@ -114,7 +125,8 @@ static int quantize(const solver_inputs *in, double *ratio, double *accuracy, do
      * the same scale, so the physical ratio is the same number. */
     char key[16];
     snprintf(key, sizeof key, "%s%d", bits <= 8 ? "int" : "fp", bits);
-    const hw_precision_flops *pf = hw_find_precision(hw, key);
+    const hw_precision_flops *pf = fmt == NULL ? hw_find_precision(hw, key)
+                                   : fmt->native ? hw_find_precision(hw, fmt->native) : NULL;
     *speedup = pf ? fmin(pf->flops / hw->peak_flops, *ratio) : 1.0;
     return 0;
 }
@@ -147,6 +159,13 @@ static int run_compression(const solver_inputs *in, solver_outputs *out, solver_
     if (workload_size_bytes(in_model(in, I_MODEL), BASELINE_BYTES, &original, err) != 0)
         return -1;
     double ratio = 1.0, accuracy = 0.0, speedup = 1.0;
+    if (in_has(in, I_WEIGHT_PREC)) {
+        if (in_enum_respelled(in, I_METHOD) || in_enum(in, I_METHOD) != M_QUANTIZATION)
+            return solver_fail(err, "weight_precision", "weight_precision applies to method 'quantization' only");
+        if (!in->v[I_BITS].defaulted)
+            return solver_fail(err, "weight_precision",
+                               "give either target_bitwidth or weight_precision, not both");
+    }
     /* "Quantization" is not upstream's "quantization": the no-op branch. */
     switch (in_enum_respelled(in, I_METHOD) ? M_DISTILLATION : in_enum(in, I_METHOD)) {
     case M_QUANTIZATION:

@@ -15,7 +15,10 @@
 #include "core/precision.h"
 #include "core/solver.h"
 
-enum { I_MODEL, I_HARDWARE, I_SEQ_LEN, I_MAX_BATCH, I_PAGE, I_PRECISION, I_EFFICIENCY, I_N };
+enum {
+    I_MODEL, I_HARDWARE, I_SEQ_LEN, I_MAX_BATCH, I_PAGE, I_PRECISION, I_EFFICIENCY, I_WEIGHT_PREC, I_KV_PREC,
+    I_ACT_PREC, I_N
+};
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The served LLM (a TransformerWorkload)"),
@@ -30,6 +33,9 @@ static const input_desc INPUTS[I_N] = {
     [I_PRECISION] = LLM_INPUT_PRECISION,
     [I_EFFICIENCY] = {.name = "efficiency", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                       .description = "Fraction of peak compute prefill achieves"},
+    [I_WEIGHT_PREC] = LLM_INPUT_WEIGHT_PRECISION,
+    [I_KV_PREC] = LLM_INPUT_KV_PRECISION,
+    [I_ACT_PREC] = LLM_INPUT_ACTIVATION_PRECISION,
 };
 
 enum { O_FEASIBLE, O_THROUGHPUT, O_ACTIVE, O_FRAG, O_PAGED_KV, O_TTFT, O_ITL, O_SPEEDUP, O_N };
@@ -87,7 +93,10 @@ static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *er
     if (in_num(in, I_EFFICIENCY) == 0)
         return solver_fail_divides_by_zero(err, "efficiency");
     const double page = in_num(in, I_PAGE), seq = in_num(in, I_SEQ_LEN);
-    if (hw->mem_capacity - m->parameters * precision_bytes(in_enum(in, I_PRECISION)) > 0) {
+    int prec;
+    double wb, kvb;
+    llm_tensor_precisions(in, I_PRECISION, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, &prec, &wb, &kvb);
+    if (hw->mem_capacity - m->parameters * (wb > 0 ? wb : precision_bytes(prec)) > 0) {
         if (page == 0)
             /* Newer physics checks the page first; older divides by it. */
             return solver_fail(err, "page_size",
@@ -99,8 +108,7 @@ static int run_cb(const solver_inputs *in, solver_outputs *out, solver_error *er
                                "ZeroDivisionError: float division by zero)",
                                seq);
     }
-    cb_result r = cb_solve(m, hw, in_num(in, I_SEQ_LEN), in_num(in, I_MAX_BATCH), in_num(in, I_PAGE),
-                           in_enum(in, I_PRECISION), in_num(in, I_EFFICIENCY));
+    cb_result r = cb_solve(m, hw, seq, in_num(in, I_MAX_BATCH), page, prec, in_num(in, I_EFFICIENCY), wb, kvb);
 
     if (!out->quiet)
         trace_memory_wall(out, hw, &r);

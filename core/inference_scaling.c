@@ -11,7 +11,10 @@
 
 #define TOKENS_PER_REASONING_STEP 50 /* engine/calibration.py */
 
-enum { I_MODEL, I_HARDWARE, I_STEPS, I_CONTEXT, I_PRECISION, I_EFFICIENCY, I_TP, I_N };
+enum {
+    I_MODEL, I_HARDWARE, I_STEPS, I_CONTEXT, I_PRECISION, I_EFFICIENCY, I_TP, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC,
+    I_N
+};
 
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = LLM_INPUT_MODEL("The reasoning LLM (a TransformerWorkload)"),
@@ -25,6 +28,9 @@ static const input_desc INPUTS[I_N] = {
                       .description = "Fraction of peak compute prefill achieves, in (0, 1]"},
     [I_TP] = IN_DEGREE("tp", "Tensor-parallel degree: weights and KV cache split over tp accelerators of one "
                              "node (serving's tp; 1: mlsysim's answer)"),
+    [I_WEIGHT_PREC] = LLM_INPUT_WEIGHT_PRECISION,
+    [I_KV_PREC] = LLM_INPUT_KV_PRECISION,
+    [I_ACT_PREC] = LLM_INPUT_ACTIVATION_PRECISION,
 };
 
 /* ServingModel validates what it is given: context_length is its seq_len. */
@@ -68,6 +74,8 @@ static int run_inference_scaling(const solver_inputs *in, solver_outputs *out, s
     serving_params p = {.model = in_model(in, I_MODEL), .hw = in_hw(in, I_HARDWARE),
                         .seq_len = in_num(in, I_CONTEXT), .batch = 1, .precision = in_enum(in, I_PRECISION),
                         .efficiency = in_num(in, I_EFFICIENCY), .network_bw = 1, .acceptance = 0.7};
+    llm_tensor_precisions(in, I_PRECISION, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, &p.precision, &p.weight_bytes,
+                          &p.kv_bytes);
     if (llm_require_transformer(p.model, "model", err) != 0)
         return -1;
     serving_result sv = serving_answer(&p, in_num(in, I_TP), in->calibration, !in->v[I_EFFICIENCY].defaulted, out);

@@ -152,10 +152,11 @@ serving_result serving_solve(const serving_params *p)
 }
 
 cb_result cb_solve(const model_t *m, const hw_node *hw, double seq_len, double max_batch, double page_size,
-                   int precision, double efficiency)
+                   int precision, double efficiency, double weight_bytes, double kv_bytes)
 {
     cb_result r = {0};
-    double b = precision_bytes(precision);
+    double wb = weight_bytes > 0 ? weight_bytes : precision_bytes(precision);
+    double b = kv_bytes > 0 ? kv_bytes : precision_bytes(precision);
     attn_dims d = llm_attn_dims(m);
 
     /* 1. TTFT of a full batch of prompts. */
@@ -163,7 +164,7 @@ cb_result cb_solve(const model_t *m, const hw_node *hw, double seq_len, double m
              hw->dispatch_tax;
 
     /* 2. What memory the weights leave for KV pages. */
-    r.weights = m->parameters * b;
+    r.weights = m->parameters * wb;
     r.kv_budget = hw->mem_capacity - r.weights;
     if (r.kv_budget <= 0) {
         r.itl = 1000.0; /* upstream's sentinel: 1,000,000 ms */

@@ -133,9 +133,11 @@ typedef struct {
 } cb_result;
 
 /* ContinuousBatchingModel.solve (§9, the version before max_seq_len);
- * page_size >= 1, seq_len >= 1. */
+ * page_size >= 1, seq_len >= 1. `precision` is the compute one; weight_bytes
+ * and kv_bytes the storage widths (0 = precision_bytes(precision)), as
+ * llm_tensor_precisions lays them out. */
 cb_result cb_solve(const model_t *m, const hw_node *hw, double seq_len, double max_batch, double page_size,
-                   int precision, double efficiency);
+                   int precision, double efficiency, double weight_bytes, double kv_bytes);
 
 /* "12.5 GB" for traces. */
 void llm_format_gb(double bytes, char *buf, unsigned long n);

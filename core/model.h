@@ -97,6 +97,7 @@ typedef struct model {
     int head_dim;              /* 0 = hidden_dim / heads */
     int sliding_window;        /* tokens, 0 = none; shown only: the KV cache is sized for full attention */
     double embedding_parameters; /* input embedding + untied output head (+ position tables), NAN = absent */
+    double vision_parameters;  /* a multimodal config's vision tower and projector (in parameters), NAN = absent */
     char hf_model_type[32];    /* config.json's model_type when derived from one, else "" */
 } model_t;
 

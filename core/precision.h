@@ -22,6 +22,8 @@ void precision_unsupported_message(const char *given, char *buf, unsigned long n
 typedef struct {
     const char *key;          /* "q4_k_m" */
     double bits;              /* effective bits per element, scales included */
+    const char *native;       /* the precision_flops key a kernel computes it at natively ("fp4", "int4");
+                               * NULL: dequantized to the activation precision first (GGUF k-quants) */
     const char *layout;       /* what the bits are: "4-bit E2M1 + one E4M3 scale per 16" */
     const char *source;       /* where the layout is specified */
 } precision_format;

@@ -24,7 +24,7 @@
 
 enum {
     I_MODEL, I_HARDWARE, I_QPS, I_TARGET, I_SEQ_LEN, I_OUTPUT_TOKENS, I_MAX_BATCH, I_MAX_REPLICAS, I_EFFICIENCY,
-    I_CV, I_PRECISION, I_N
+    I_CV, I_PRECISION, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, I_N
 };
 
 /* In mlsysim's order of checks (the table order is the check order). */
@@ -54,6 +54,9 @@ static const input_desc INPUTS[I_N] = {
               .check = CHECK_NONNEGATIVE,
               .description = "Coefficient of variation of the service time (Kingman's correction when != 1)"},
     [I_PRECISION] = LLM_INPUT_PRECISION,
+    [I_WEIGHT_PREC] = LLM_INPUT_WEIGHT_PRECISION,
+    [I_KV_PREC] = LLM_INPUT_KV_PRECISION,
+    [I_ACT_PREC] = LLM_INPUT_ACTIVATION_PRECISION,
 };
 
 enum {
@@ -129,14 +132,17 @@ static int run_serving_capacity(const solver_inputs *in, solver_outputs *out, so
     double qps = in_num(in, I_QPS), target = in_num(in, I_TARGET), seq = in_num(in, I_SEQ_LEN);
     double out_tokens = in_num(in, I_OUTPUT_TOKENS), max_replicas = in_num(in, I_MAX_REPLICAS);
     double cv = in_num(in, I_CV), eff = in_num(in, I_EFFICIENCY);
-    int prec = in_enum(in, I_PRECISION);
+    int prec;
+    double wb, kvb;
+    llm_tensor_precisions(in, I_PRECISION, I_WEIGHT_PREC, I_KV_PREC, I_ACT_PREC, &prec, &wb, &kvb);
 
     /* 1-3. One replica: continuous batching's capacity, ServingModel's
      * latency at the batch it admits. */
-    cb_result cb = cb_solve(m, hw, seq, in_num(in, I_MAX_BATCH), PAGE_SIZE, prec, eff);
+    cb_result cb = cb_solve(m, hw, seq, in_num(in, I_MAX_BATCH), PAGE_SIZE, prec, eff, wb, kvb);
     double active = fmax(1.0, cb.active);
     serving_params sp = {.model = m, .hw = hw, .seq_len = seq, .batch = active, .precision = prec,
-                         .efficiency = eff, .network_bw = 1, .acceptance = 0.7};
+                         .efficiency = eff, .network_bw = 1, .acceptance = 0.7, .weight_bytes = wb,
+                         .kv_bytes = kvb};
     serving_result sv = serving_solve(&sp);
     double per_replica = cb.throughput / out_tokens;
     double base_ms = sv.ttft * 1e3 + sv.itl * 1e3 * out_tokens;

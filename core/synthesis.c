@@ -9,7 +9,9 @@
  * the catalog) meet all three requirements - peak rate at the precision
  * (the default peak where the entry lists none for it, as single_node
  * uses), memory bandwidth and capacity - listed cheapest first where a unit
- * cost is known, then the unpriced ones fastest first. */
+ * cost is known, then the unpriced ones fastest first. weight_precision
+ * stores the weights in another format (int4_g128, q4_k_m, ...): it sets
+ * the bytes, precision the rate. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -18,7 +20,7 @@
 #include "core/solver.h"
 #include "core/workload.h"
 
-enum { I_MODEL, I_TARGET, I_PRECISION, I_EFFICIENCY, I_CANDIDATES, I_N };
+enum { I_MODEL, I_TARGET, I_PRECISION, I_EFFICIENCY, I_CANDIDATES, I_WEIGHT_PREC, I_N };
 static const input_desc INPUTS[I_N] = {
     [I_MODEL] = {.name = "model", .kind = IN_REF, .refs = REC_BIT(REC_MODEL),
                  .description = "Workload to serve: a catalog id or an inline object"},
@@ -35,6 +37,7 @@ static const input_desc INPUTS[I_N] = {
                       .list_all_by_default = true,
                       .description = "Accelerators to check against the requirements. Absent: every accelerator "
                                      "in the catalog"},
+    [I_WEIGHT_PREC] = LLM_INPUT_WEIGHT_PRECISION,
 };
 
 enum { O_BW, O_FLOPS, O_MEMORY, O_RATIO, O_SIZE, O_OPS, O_COUNT, O_CHEAPEST, O_N };
@@ -148,9 +151,11 @@ static int run_synthesis(const solver_inputs *in, solver_outputs *out, solver_er
 {
     const model_t *model = in_model(in, I_MODEL);
     const double b = precision_bytes(in_enum(in, I_PRECISION));
+    /* Weights stored at weight_precision (default: precision); ops as at precision. */
+    const double wb = in_has(in, I_WEIGHT_PREC) ? format_bytes(in_enum(in, I_WEIGHT_PREC)) : b;
     double weights;
     lowered_graph g;
-    if (workload_size_bytes(model, b, &weights, err) != 0 || workload_lower(model, b, &g, err) != 0)
+    if (workload_size_bytes(model, wb, &weights, err) != 0 || workload_lower(model, b, &g, err) != 0)
         return -1;
     /* The divisions in upstream's order: bandwidth by the target, compute
      * rate by target x efficiency, their ratio by the bandwidth. */

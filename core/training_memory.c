@@ -1,13 +1,16 @@
 /* training_memory.c - mlsysim TrainingMemoryModel (engine/solvers/training.py):
  * bytes per accelerator for training under tensor, pipeline, data and expert
  * parallelism, ZeRO stages 0-3, activation checkpointing and a trainable
- * fraction (LoRA-style), and whether they fit. Formulas: reference/
+ * fraction (LoRA-style), and whether they fit. weight_precision and
+ * activation_precision (default: precision) store the weights and the rest
+ * in their own formats (a 4-bit frozen base under bf16 adapters). Formulas: reference/
  * solvers.md §15; activations §H.8 (Korthikanti et al. 2022); ZeRO
  * (Rajbhandari et al. 2020). */
 #include <math.h>
 
 #include "core/training_memory.h"
 
+#include "core/llm.h"
 #include "core/precision.h"
 
 /* engine/calibration.py: optimizer bytes per trainable parameter
@@ -20,7 +23,7 @@ static const activation_strategy CHECKPOINT_STRATEGY[] = {ACT_NONE, ACT_SELECTIV
 
 enum {
     I_MODEL, I_HARDWARE, I_BATCH, I_SEQ, I_PRECISION, I_OPTIMIZER, I_CKPT, I_TP, I_PP, I_DP, I_EP, I_ZERO,
-    I_GAS, I_TRAINABLE, I_BUFFER, I_N
+    I_GAS, I_TRAINABLE, I_BUFFER, I_WEIGHT_PREC, I_ACT_PREC, I_N
 };
 
 static const input_desc INPUTS[I_N] = {
@@ -60,6 +63,15 @@ static const input_desc INPUTS[I_N] = {
     [I_BUFFER] = {.name = "communication_buffer_fraction", .kind = IN_NUMBER, .has_default = true,
                   .def_num = TRAINING_BUFFER_FRACTION, .check = CHECK_RANGE, .lo = 0, .hi = 1,
                   .description = "Communication buffers as a fraction of the (sharded) gradients"},
+    [I_WEIGHT_PREC] = {.name = "weight_precision", .kind = IN_ENUM, .optional = true, .enum_values = FORMAT_KEYS,
+                       .enum_refusal = "weight_precision '{}' is not supported. Supported formats: " FORMAT_LIST,
+                       .description = "Storage format of the weights (default: precision), e.g. int4_g128 for a "
+                                      "QLoRA base under trainable_fraction. Bits per element, scales included: "
+                                      LLM_FORMAT_BITS},
+    [I_ACT_PREC] = {.name = "activation_precision", .kind = IN_ENUM, .optional = true,
+                    .enum_values = PRECISION_KEYS,
+                    .description = "Precision of gradients, activations and communication buffers (default: "
+                                   "precision)"},
 };
 
 /* Checked after every bound, as mlsysim checks it last. */
@@ -108,12 +120,13 @@ int training_memory(const training_memory_query *q, training_memory_result *r, s
     if (m->layers < 1)
         return solver_fail(err, "model", "model '%s' has no layer count (needed for activations)", m->name);
     const double b = q->bytes_per_element;
+    const double wb = q->weight_bytes > 0 ? q->weight_bytes : b;
 
     /* 1. Model-parallel shards of parameters; only the trainable fraction
      *    carries gradients and optimizer state. */
     double params = m->parameters / (q->tp * q->pp * q->ep);
     double trainable = params * q->trainable_fraction;
-    r->weights = params * b;
+    r->weights = params * wb;
     r->grads = trainable * b;
     r->opt = trainable * q->optimizer_bytes;
 
@@ -169,9 +182,14 @@ static int run_training_memory(const solver_inputs *in, solver_outputs *out, sol
     if (check_model_attributes(m, err) != 0)
         return -1;
     const hw_node *hw = in_hw(in, I_HARDWARE);
+    /* Gradients, activations and buffers at activation_precision, the
+     * weights at weight_precision; both default to precision. */
+    int act_prec;
+    double weight_bytes, unused_kv;
+    llm_tensor_precisions(in, I_PRECISION, I_WEIGHT_PREC, -1, I_ACT_PREC, &act_prec, &weight_bytes, &unused_kv);
     const training_memory_query q = {
         .model = m, .batch_size = in_num(in, I_BATCH), .seq_len = in_num(in, I_SEQ),
-        .bytes_per_element = precision_bytes(in_enum(in, I_PRECISION)),
+        .bytes_per_element = precision_bytes(act_prec), .weight_bytes = weight_bytes,
         .optimizer_bytes = OPTIMIZER_BYTES[in_enum(in, I_OPTIMIZER)],
         .checkpointing = CHECKPOINT_STRATEGY[in_enum(in, I_CKPT)], .tp = in_num(in, I_TP), .pp = in_num(in, I_PP),
         .dp = in_num(in, I_DP), .ep = in_num(in, I_EP), .zero_stage = in_int(in, I_ZERO),

@@ -22,6 +22,7 @@ typedef struct {
     double batch_size;          /* global */
     double seq_len;
     double bytes_per_element;   /* of weights, gradients and activations */
+    double weight_bytes;        /* storage width of the weights (a quantized frozen base, QLoRA); 0 = bytes_per_element */
     double optimizer_bytes;     /* per trainable parameter: Adam 12 */
     activation_strategy checkpointing;
     double tp, pp, dp, ep;      /* >= 1 (the caller checked) */
