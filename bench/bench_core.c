@@ -3,7 +3,8 @@
  *   bench_core                 all timings below, one "RESULT key value unit" line each
  *   bench_core --quick         fewer iterations (a smoke run: checks it works, figures are noisy)
  *   bench_core --verify N      fmt_double / fmt_pyrepr against the previous printf+strtod
- *                              formatter (fmt_double_reference) on N random doubles; exit 1 on a mismatch
+ *                              formatter (fmt_double_reference), and fmt_g4 against printf's %.4g,
+ *                              on N random doubles (decimal midpoints among them); exit 1 on a mismatch
  *
  * Timings (each the median of RUNS runs of many iterations):
  *   solve_single_node_ns   one single_node run() (ResNet50 / A100 / batch 256 / fp16), inputs parsed once
@@ -454,6 +455,11 @@ static int verify(long n)
                 continue;
         } else {
             v = random_double((int)(i % 6));
+            if (i % 11 == 0) { /* a decimal midpoint of %.4g (d.ddd5 x 10^k), or its neighbour below */
+                char t[40];
+                snprintf(t, sizeof t, "%d.%03d5e%d", 1 + (int)(rng() % 9), (int)(rng() % 1000), (int)(rng() % 601) - 300);
+                v = strtod(t, NULL);
+            }
             if (i % 7 == 0) { /* neighbours: one ulp either side */
                 uint64_t bits;
                 memcpy(&bits, &v, sizeof bits);
@@ -475,6 +481,12 @@ static int verify(long n)
         if (strcmp(a, b)) {
             if (bad++ < 20)
                 fprintf(stderr, "fmt_pyrepr(%a): %s, previous formatter: %s\n", v, a, b);
+        }
+        fmt_g4(a, sizeof a, v);
+        snprintf(b, sizeof b, "%.4g", v);
+        if (strcmp(a, b)) {
+            if (bad++ < 20)
+                fprintf(stderr, "fmt_g4(%a): %s, printf: %s\n", v, a, b);
         }
     }
     free(sys);

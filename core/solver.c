@@ -143,20 +143,29 @@ void solver_trace(solver_outputs *out, const char *fmt, ...)
     va_end(ap);
 }
 
-void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n)
+bool solver_line_open(solver_outputs *out, solver_line *l)
 {
     if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
+        return false;
+    l->dst = out->trace[out->n_trace];
+    l->len = 0;
+    return true;
+}
+
+void solver_line_close(solver_outputs *out, solver_line *l)
+{
+    l->dst[l->len] = '\0';
+    out->n_trace++;
+}
+
+void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n)
+{
+    solver_line l;
+    if (!solver_line_open(out, &l))
         return;
-    char *dst = out->trace[out->n_trace++];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(parts[i]);
-        if (k > SOLVER_MESSAGE_LEN - 1 - len)
-            k = SOLVER_MESSAGE_LEN - 1 - len;
-        memcpy(dst + len, parts[i], k);
-        len += k;
-    }
-    dst[len] = '\0';
+    for (size_t i = 0; i < n; i++)
+        solver_line_str(&l, parts[i]);
+    solver_line_close(out, &l);
 }
 
 int solver_fail(solver_error *err, const char *field, const char *fmt, ...)
