@@ -263,13 +263,13 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     const hw_node *dec = p->decode_hw ? p->decode_hw : hw;
     const double wb = precision_bytes(p->precision);
     const double n_new = fmax(1.0, p->seq_len - p->cached_prefix);
-    const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
-    attn_dims d = llm_attn_dims(m);
     double kv_transfer = p->decode_hw ? r->kv_cache / p->network_bw : 0.0;
 
     if (!measured) {
         /* mlsysim's prefill and decode, split over tp, with two ring
          * all-reduces of the activations per layer over the scale-up link. */
+        const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+        attn_dims d = llm_attn_dims(m);
         double peak = llm_peak_flops(hw, p->precision) * p->efficiency;
         double f = 2.0 * m->parameters * n_new * p->batch + 4.0 * d.layers * d.heads * d.head_dim * n_new * p->seq_len * p->batch;
         double alpha = hw->has_nvlink && !isnan(hw->nvlink_latency) ? hw->nvlink_latency : COMM_INTRA_NODE_LATENCY;
@@ -295,7 +295,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     tf_shape s = tf_shape_of(m);
     const double *cv = calib_row(hw), *cd = dec == hw ? cv : calib_row(dec), *cc = calib_row(NULL);
     const double pf = prec_factor(cc, p->precision);
-    const double peak = compute_peak(hw, p->precision);
+    const double peak = compute_peak(hw, p->precision), peak_dec = dec == hw ? peak : compute_peak(dec, p->precision);
     const double e_mm = efficiency_given ? p->efficiency : cv[CP_GEMM_EFF] * pf;
     const double e_att = cv[CP_ATTN_EFF] * pf;
     const double kvb = p->kv_bytes > 0 ? p->kv_bytes : llm_act_bytes(p->precision);
@@ -319,7 +319,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double read = decode_read_params(m, p->batch) * wbw / tp + kv / tp;
     double t_dm = read / (dec->mem_bandwidth * cd[CP_MEM_EFF]);
     double t_dc = p->batch * (2.0 * s.matmul + 4.0 * s.layers * s.hidden * p->seq_len) /
-                  (compute_peak(dec, p->precision) * tp * (efficiency_given ? p->efficiency : cd[CP_GEMM_EFF] * pf));
+                  (peak_dec * tp * (efficiency_given ? p->efficiency : cd[CP_GEMM_EFF] * pf));
     double t_dar = 2.0 * s.layers * allreduce(cc, p->batch * s.hidden * 2.0, tp, scale_up_bw(dec));
     double t_dfix = s.layers * cc[CP_DECODE_LAYER_S] + p->batch * cc[CP_DECODE_SEQ_S];
     double itl = fmax(t_dm, t_dc) + t_dar + t_dfix;
