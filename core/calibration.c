@@ -4,6 +4,7 @@
 #include "core/calibration.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,7 @@ static struct {
     size_t n_keyed;
 } g_rows;
 static pthread_once_t g_rows_once = PTHREAD_ONCE_INIT;
+static atomic_bool g_rows_ready; /* the rows are built: calib_row() skips pthread_once */
 
 static void rows_build(void)
 {
@@ -164,9 +166,17 @@ static void rows_build(void)
     }
 }
 
+static void rows_build_once(void)
+{
+    rows_build();
+    atomic_store_explicit(&g_rows_ready, true, memory_order_release);
+}
+
+static void rows_init(void) { pthread_once(&g_rows_once, rows_build_once); }
+
 void calibration_use(const calib_table *t)
 {
-    pthread_once(&g_rows_once, rows_build);
+    rows_init();
     g_active = t;
     rows_build();
     g_generation++;
@@ -174,7 +184,8 @@ void calibration_use(const calib_table *t)
 
 const double *calib_row(const hw_node *hw)
 {
-    pthread_once(&g_rows_once, rows_build);
+    if (!atomic_load_explicit(&g_rows_ready, memory_order_acquire))
+        rows_init();
     if (!hw || !hw->key[0])
         return g_rows.common;
     /* The last accelerator this thread asked for: a solve asks for one or two. */

@@ -163,7 +163,8 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
     const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
     const double pf = prec_factor(cc, q->precision);
     const double bw = r->bw_eff * cv[CP_MEM_EFF];
-    const double ab = precision_bytes(q->precision); /* quantized CNNs and encoders keep activations in the format */
+    const double pb = precision_bytes(q->precision);
+    const double ab = pb; /* quantized CNNs and encoders keep activations in the format */
     const double b = q->batch_size;
     double flops, t_compute, act_elems, layers;
 
@@ -185,7 +186,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
         if (isnan(f)) {
             lowered_graph g;
             solver_error ignore;
-            f = workload_lower(m, precision_bytes(q->precision), &g, &ignore) == 0 ? g.total_ops : 0.0;
+            f = workload_lower(m, pb, &g, &ignore) == 0 ? g.total_ops : 0.0;
         }
         double e = q->efficiency_given ? q->efficiency : cv[CP_CONV_EFF] * pf;
         flops = f * b * k;
@@ -198,7 +199,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
     /* Activation traffic: every tensor a layer writes is read back, more so in
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
-    const bool quantized = !q->is_training && precision_bytes(q->precision) <= 1.0;
+    const bool quantized = !q->is_training && pb <= 1.0;
     double passes = tf ? cc[quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
                        : cc[quantized           ? CP_ACT_PASSES_INF_Q
                           : q->is_training ? CP_ACT_PASSES_TRAIN
@@ -211,8 +212,8 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
 
     /* Weights: read once per pass; training adds the gradient and the Adam update. */
     double wbytes = m->parameters > 0 ? m->parameters : 0.0;
-    double t_weights = q->is_training ? wbytes * (3.0 * precision_bytes(q->precision) + ADAM_PASS_BYTES) / bw
-                                      : wbytes * precision_bytes(q->precision) / bw;
+    double t_weights = q->is_training ? wbytes * (3.0 * pb + ADAM_PASS_BYTES) / bw
+                                      : wbytes * pb / bw;
 
     /* Launch and framework time per layer, three passes in training. */
     double per_layer = cc[quantized ? CP_LAYER_S_Q : CP_LAYER_S] *
@@ -229,7 +230,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
     r->overhead = hw->dispatch_tax + t_launch;
     r->latency = t_compute + t_memory - hidden + r->overhead;
     r->memory_bound = t_memory > t_compute;
-    double traffic = b * act_elems * ab * passes + wbytes * precision_bytes(q->precision);
+    double traffic = b * act_elems * ab * passes + wbytes * pb;
     r->intensity = traffic > 0 ? flops / traffic : INFINITY;
     r->throughput = r->latency > 0 ? b / r->latency : 0.0;
     r->mfu = (r->latency > 0 && peak > 0) ? fmin(fmax((flops / r->latency) / peak, 0.0), 1.0) : 0.0;
