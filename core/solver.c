@@ -143,21 +143,6 @@ void solver_trace(solver_outputs *out, const char *fmt, ...)
     va_end(ap);
 }
 
-bool solver_line_open(solver_outputs *out, solver_line *l)
-{
-    if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
-        return false;
-    l->dst = out->trace[out->n_trace];
-    l->len = 0;
-    return true;
-}
-
-void solver_line_close(solver_outputs *out, solver_line *l)
-{
-    l->dst[l->len] = '\0';
-    out->n_trace++;
-}
-
 void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n)
 {
     solver_line l;

@@ -341,7 +341,14 @@ typedef struct {
     char *dst;
     size_t len;
 } solver_line;
-bool solver_line_open(solver_outputs *out, solver_line *l);
+static inline bool solver_line_open(solver_outputs *out, solver_line *l)
+{
+    if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
+        return false;
+    l->dst = out->trace[out->n_trace];
+    l->len = 0;
+    return true;
+}
 static inline void solver_line_put(solver_line *l, const char *s, size_t n)
 {
     if (n > SOLVER_MESSAGE_LEN - 1 - l->len)
@@ -350,7 +357,11 @@ static inline void solver_line_put(solver_line *l, const char *s, size_t n)
     l->len += n;
 }
 static inline void solver_line_str(solver_line *l, const char *s) { solver_line_put(l, s, strlen(s)); }
-void solver_line_close(solver_outputs *out, solver_line *l);
+static inline void solver_line_close(solver_outputs *out, solver_line *l)
+{
+    l->dst[l->len] = '\0';
+    out->n_trace++;
+}
 /* solver_trace of the parts joined, through a solver_line. */
 void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n);
 int solver_fail(solver_error *err, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
