@@ -3,7 +3,8 @@
  *   bench_core                 all timings below, one "RESULT key value unit" line each
  *   bench_core --quick         fewer iterations (a smoke run: checks it works, figures are noisy)
  *   bench_core --verify N      fmt_double / fmt_pyrepr against the previous printf+strtod
- *                              formatter (fmt_double_reference) on N random doubles; exit 1 on a mismatch
+ *                              formatter (fmt_double_reference), and fmt_g4 against printf's %.4g,
+ *                              on N random doubles (decimal midpoints among them); exit 1 on a mismatch
  *
  * Timings (each the median of RUNS runs of many iterations):
  *   solve_single_node_ns   one single_node run() (ResNet50 / A100 / batch 256 / fp16), inputs parsed once
@@ -28,6 +29,9 @@
  *   app_healthz_ns         app_handle() of GET /healthz: the routing floor, no sockets
  *   app_solve_get_ns       app_handle() of GET /solve/single_node?... (parse, solve, JSON response)
  *   app_solve_post_ns      app_handle() of POST /solve with the same inputs as JSON
+ *   app_mode_<case>_ratio  a whole POST /solve in measured mode over the same in mlsysim mode
+ *                          (single_node, serving at tp 2, distributed; REQ below), the modes
+ *                          alternating over RUNS rounds, medians (_mlsysim_ns, _measured_ns)
  *   fmtbound_csv_pps       the formatting bound: rows per second that the sweep's CSV row writer
  *                          (the same strbuf calls: sb_number = fmt_double, sb_csv_field, ...) formats
  *                          for the rows of the 1M-point benchmark sweep, with the rows solved
@@ -454,6 +458,11 @@ static int verify(long n)
                 continue;
         } else {
             v = random_double((int)(i % 6));
+            if (i % 11 == 0) { /* a decimal midpoint of %.4g (d.ddd5 x 10^k), or its neighbour below */
+                char t[40];
+                snprintf(t, sizeof t, "%d.%03d5e%d", 1 + (int)(rng() % 9), (int)(rng() % 1000), (int)(rng() % 601) - 300);
+                v = strtod(t, NULL);
+            }
             if (i % 7 == 0) { /* neighbours: one ulp either side */
                 uint64_t bits;
                 memcpy(&bits, &v, sizeof bits);
@@ -475,6 +484,12 @@ static int verify(long n)
         if (strcmp(a, b)) {
             if (bad++ < 20)
                 fprintf(stderr, "fmt_pyrepr(%a): %s, previous formatter: %s\n", v, a, b);
+        }
+        fmt_g4(a, sizeof a, v);
+        snprintf(b, sizeof b, "%.4g", v);
+        if (strcmp(a, b)) {
+            if (bad++ < 20)
+                fprintf(stderr, "fmt_g4(%a): %s, printf: %s\n", v, a, b);
         }
     }
     free(sys);
@@ -696,17 +711,18 @@ int main(int argc, char **argv)
             rs.body_len = strlen(b_sim);
             rm.body = b_meas;
             rm.body_len = strlen(b_meas);
-            double ts = 0, tm = 0;
-            for (int r = 0; r < 3; r++) { /* alternate, so both see the same load */
-                ts += time_app(&rs, 20000 / k, 200);
-                tm += time_app(&rm, 20000 / k, 200);
+            double ts[RUNS], tm[RUNS];
+            for (int r = 0; r < RUNS; r++) { /* alternate, so both see the same load; medians */
+                ts[r] = time_app(&rs, 5000 / k, 200);
+                tm[r] = time_app(&rm, 5000 / k, 200);
             }
+            double ms = median(ts, RUNS), mm = median(tm, RUNS);
             snprintf(key, sizeof key, "app_mode_%s_mlsysim_ns", REQ[i].key);
-            result(key, ts / 3, "ns");
+            result(key, ms, "ns");
             snprintf(key, sizeof key, "app_mode_%s_measured_ns", REQ[i].key);
-            result(key, tm / 3, "ns");
+            result(key, mm, "ns");
             snprintf(key, sizeof key, "app_mode_%s_ratio", REQ[i].key);
-            result(key, tm / ts, "x");
+            result(key, mm / ms, "x");
         }
     }
 

@@ -4,7 +4,9 @@
 #include "core/calibration.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -114,88 +116,133 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
 };
 
 static const calib_table *g_active;
-static unsigned long g_generation = 1; /* changes whenever a table may have changed */
+static unsigned long g_generation = 1; /* changes whenever the table may have changed */
 
 const calib_table *calibration_table(void) { return g_active ? g_active : &CALIBRATION_FITTED; }
 
+/* The table in force as dense rows: the common values (each parameter's
+ * common entry, else its start value) and, per accelerator key the table
+ * names, the common values overlaid with that key's entries. Built once for
+ * the fitted table and again by calibration_use(); read without locks. */
+typedef struct {
+    const char *key;
+    double v[CP_N];
+} calib_keyed_row;
+
+static struct {
+    double common[CP_N];
+    calib_keyed_row *keyed;
+    size_t n_keyed;
+} g_rows;
+static pthread_once_t g_rows_once = PTHREAD_ONCE_INIT;
+static atomic_bool g_rows_ready; /* the rows are built: calib_row() skips pthread_once */
+
+static void rows_build(void)
+{
+    const calib_table *t = calibration_table();
+    free(g_rows.keyed);
+    g_rows.keyed = NULL;
+    g_rows.n_keyed = 0;
+    for (int p = 0; p < CP_N; p++)
+        g_rows.common[p] = CALIB_PARAMS[p].start;
+    for (size_t i = 0; i < t->n_entries; i++)
+        if (!t->entries[i].hardware)
+            g_rows.common[t->entries[i].param] = t->entries[i].value;
+    if (t->n_entries && !(g_rows.keyed = calloc(t->n_entries, sizeof *g_rows.keyed)))
+        abort(); /* a few KiB at start-up or in tools/calibrate */
+    for (size_t i = 0; i < t->n_entries; i++) {
+        const char *key = t->entries[i].hardware;
+        if (!key || !key[0])
+            continue;
+        size_t r = 0;
+        while (r < g_rows.n_keyed && strcmp(g_rows.keyed[r].key, key) != 0)
+            r++;
+        if (r == g_rows.n_keyed) {
+            g_rows.keyed[r].key = key;
+            memcpy(g_rows.keyed[r].v, g_rows.common, sizeof g_rows.common);
+            g_rows.n_keyed++;
+        }
+        g_rows.keyed[r].v[t->entries[i].param] = t->entries[i].value;
+    }
+}
+
+static void rows_build_once(void)
+{
+    rows_build();
+    atomic_store_explicit(&g_rows_ready, true, memory_order_release);
+}
+
+static void rows_init(void) { pthread_once(&g_rows_once, rows_build_once); }
+
 void calibration_use(const calib_table *t)
 {
+    rows_init();
     g_active = t;
+    rows_build();
     g_generation++;
 }
 
-/* Every parameter's value for one accelerator key, looked up once: a solve
- * reads a dozen values, mostly for the same accelerator. */
-typedef struct {
-    unsigned long generation;
-    char key[ID_LEN];
-    double v[CP_N];
-} calib_cache;
-
-static void fill(calib_cache *c, const char *key)
+const double *calib_row(const hw_node *hw)
 {
-    const calib_table *t = calibration_table();
-    for (int p = 0; p < CP_N; p++)
-        c->v[p] = CALIB_PARAMS[p].start;
-    for (size_t i = 0; i < t->n_entries; i++) /* common values first, then the accelerator's */
-        if (!t->entries[i].hardware)
-            c->v[t->entries[i].param] = t->entries[i].value;
-    for (size_t i = 0; key[0] && i < t->n_entries; i++)
-        if (t->entries[i].hardware && strcmp(t->entries[i].hardware, key) == 0)
-            c->v[t->entries[i].param] = t->entries[i].value;
-    snprintf(c->key, sizeof c->key, "%s", key);
-    c->generation = g_generation;
+    if (!atomic_load_explicit(&g_rows_ready, memory_order_acquire))
+        rows_init();
+    if (!hw || !hw->key[0])
+        return g_rows.common;
+    /* The last accelerator this thread asked for: a solve asks for one or two. */
+    static _Thread_local struct {
+        unsigned long generation;
+        char key[ID_LEN];
+        const double *row;
+    } last;
+    if (last.generation == g_generation && strcmp(last.key, hw->key) == 0)
+        return last.row;
+    const double *row = g_rows.common;
+    for (size_t r = 0; r < g_rows.n_keyed; r++)
+        if (strcmp(g_rows.keyed[r].key, hw->key) == 0) {
+            row = g_rows.keyed[r].v;
+            break;
+        }
+    snprintf(last.key, sizeof last.key, "%s", hw->key);
+    last.row = row;
+    last.generation = g_generation;
+    return row;
 }
 
-double calib_value(calib_param p, const hw_node *hw)
-{
-    /* Two slots: the common values (no accelerator) and the last accelerator's. */
-    static _Thread_local calib_cache common, keyed;
-    if (!hw || !hw->key[0]) {
-        if (common.generation != g_generation)
-            fill(&common, "");
-        return common.v[p];
-    }
-    if (keyed.generation != g_generation || strcmp(keyed.key, hw->key) != 0)
-        fill(&keyed, hw->key);
-    return keyed.v[p];
-}
+double calib_value(calib_param p, const hw_node *hw) { return calib_row(hw)[p]; }
 
-/* The parameter of each precision's factor (CP_N: none), from its key once
- * (PRECISION_KEYS is constant): a solve asks a few times. */
+/* The precision classes the factors are keyed by (CALIB_PARAMS[].precision). */
+static const struct {
+    const char *key;
+    calib_param param;
+} PRECISION_CLASSES[] = {
+    {"fp32", CP_PREC_FP32}, {"tf32", CP_PREC_FP32}, {"fp8", CP_PREC_8BIT},
+    {"int8", CP_PREC_8BIT}, {"int4", CP_PREC_4BIT},
+};
+
+/* Each precision's parameter, from its key once (PRECISION_KEYS is constant). */
 static calib_param g_prec_param[PRECISION_COUNT];
 static pthread_once_t g_prec_once = PTHREAD_ONCE_INIT;
 
-static calib_param precision_param(const char *k)
-{
-    if (strcmp(k, "fp32") == 0 || strcmp(k, "tf32") == 0)
-        return CP_PREC_FP32;
-    if (strcmp(k, "fp8") == 0 || strcmp(k, "int8") == 0)
-        return CP_PREC_8BIT;
-    if (strcmp(k, "int4") == 0)
-        return CP_PREC_4BIT;
-    return CP_N;
-}
-
 static void precision_params_init(void)
 {
-    for (int i = 0; i < PRECISION_COUNT; i++)
-        g_prec_param[i] = precision_param(PRECISION_KEYS[i]);
+    for (int i = 0; i < PRECISION_COUNT; i++) {
+        g_prec_param[i] = CP_N;
+        for (size_t c = 0; c < sizeof PRECISION_CLASSES / sizeof PRECISION_CLASSES[0]; c++)
+            if (strcmp(PRECISION_KEYS[i], PRECISION_CLASSES[c].key) == 0)
+                g_prec_param[i] = PRECISION_CLASSES[c].param;
+    }
+}
+
+calib_param calib_precision_param(int precision)
+{
+    if (precision < 0 || precision >= PRECISION_COUNT)
+        return CP_N;
+    pthread_once(&g_prec_once, precision_params_init);
+    return g_prec_param[precision];
 }
 
 double calib_precision_factor(int precision)
 {
-    if (precision >= 0 && precision < PRECISION_COUNT) {
-        pthread_once(&g_prec_once, precision_params_init);
-        calib_param p = g_prec_param[precision];
-        return p == CP_N ? 1.0 : calib_value(p, NULL);
-    }
-    const char *k = PRECISION_KEYS[precision];
-    if (strcmp(k, "fp32") == 0 || strcmp(k, "tf32") == 0)
-        return calib_value(CP_PREC_FP32, NULL);
-    if (strcmp(k, "fp8") == 0 || strcmp(k, "int8") == 0)
-        return calib_value(CP_PREC_8BIT, NULL);
-    if (strcmp(k, "int4") == 0)
-        return calib_value(CP_PREC_4BIT, NULL);
-    return 1.0;
+    calib_param p = calib_precision_param(precision);
+    return p == CP_N ? 1.0 : calib_row(NULL)[p];
 }

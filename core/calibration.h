@@ -122,13 +122,23 @@ typedef struct {
 const calib_table *calibration_table(void);
 extern const calib_table CALIBRATION_FITTED;
 /* tools/calibrate only: NULL restores the fitted table; call it again after
- * changing a value of the table in use (values are cached per accelerator).
- * Not thread-safe. */
+ * changing a value of the table in use (the rows below are built from it).
+ * Not thread-safe: no solve may run meanwhile. */
 void calibration_use(const calib_table *t);
 
-/* A parameter's value for an accelerator: its entry keyed by hw->key, else
- * the entry for every accelerator, else the descriptor's start value. */
+/* Every parameter's value for an accelerator, indexed by calib_param: its
+ * entry keyed by hw->key, else the entry for every accelerator (hw NULL: only
+ * those), else the descriptor's start value. The row stays valid until the
+ * next calibration_use(); a solve looks it up once per accelerator and
+ * indexes it. */
+const double *calib_row(const hw_node *hw);
+
+/* One value of calib_row(hw). */
 double calib_value(calib_param p, const hw_node *hw);
+
+/* The parameter of a precision's factor (PRECISION_KEYS index), or CP_N for
+ * 16-bit formats (factor 1). */
+calib_param calib_precision_param(int precision);
 
 /* The precision-class factor for a precision index (PRECISION_KEYS): 1 for 16-bit. */
 double calib_precision_factor(int precision);

@@ -221,10 +221,12 @@ int distributed_solve(const distributed_query *q, distributed_result *r, solver_
     r->t_tp = t_tp;
     r->t_ep = t_ep;
 
-    char step_ms[40];
-    fmt_pyrepr(step_ms, sizeof step_ms, r->step * 1e3);
-    solver_trace(msgs, "Distributed Wall: dp=%.0f, tp=%.0f, pp=%.0f, ep=%.0f; step latency %s ms.", dp, q->tp, q->pp,
-                 q->ep, step_ms);
+    if (!q->wall_by_caller) {
+        char step_ms[40];
+        fmt_pyrepr(step_ms, sizeof step_ms, r->step * 1e3);
+        solver_trace(msgs, "Distributed Wall: dp=%.0f, tp=%.0f, pp=%.0f, ep=%.0f; step latency %s ms.", dp, q->tp,
+                     q->pp, q->ep, step_ms);
+    }
     if (q->ep > 1 && q->moe_imbalance > 1.0)
         solver_trace(msgs, "MoE Routing: expert-parallel traffic inflated by %.2fx for hot-expert imbalance.",
                      q->moe_imbalance);

@@ -41,6 +41,8 @@ typedef struct {
     double overlap_efficiency, congestion, straggler, moe_imbalance;
     double grad_accum_steps, seq_len;
     step_model model_kind;      /* STEP_MLSYSIM unless set */
+    bool wall_by_caller;        /* leave the Distributed Wall trace line out: the caller
+                                   (measured mode) prices the step and states it */
 } distributed_query;
 
 /* Times in seconds. */

@@ -5,7 +5,6 @@
 #include "core/distributed.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "core/measured.h"
 #include "core/precision.h"
@@ -137,18 +136,13 @@ static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_
         if (distributed_solve(&q, &r, out, err) != 0)
             return -1;
     } else {
-        /* mlsysim's step gives the memory and the warnings; measured mode
-         * prices the step and states it in the Distributed Wall line. */
-        static _Thread_local solver_outputs first;
-        solver_outputs_reset(&first);
-        first.quiet = out->quiet;
-        if (distributed_solve(&q, &r, &first, err) != 0)
+        /* mlsysim's step gives the memory, the warnings and the trace but
+         * its Distributed Wall line: measured mode prices the step and
+         * states it in its own. */
+        distributed_query mq = q;
+        mq.wall_by_caller = true;
+        if (distributed_solve(&mq, &r, out, err) != 0)
             return -1;
-        for (int i = 0; i < first.n_warnings; i++)
-            solver_warn(out, "%s", first.warnings[i]);
-        for (int i = 0; i < first.n_trace; i++)
-            if (strncmp(first.trace[i], "Distributed Wall:", 17) != 0)
-                solver_trace(out, "%s", first.trace[i]);
         if (measured_training_step(&q, !in->v[I_EFFICIENCY].defaulted, !in->v[I_MICROBATCHES].defaulted, &r, out,
                                    err) != 0)
             return -1;

@@ -1,7 +1,8 @@
 /* measured.c - see measured.h. Each term below names the published finding
  * it stands for; the constants with a physical meaning (bytes of an Adam
  * update, activations per transformer layer) carry their source, and every
- * fitted number comes from calib_value(). */
+ * fitted number comes from the calibration rows (calib_row(): cv the
+ * accelerator's, cd the decode accelerator's, cc the common values). */
 #include "core/measured.h"
 
 #include <math.h>
@@ -102,24 +103,46 @@ static double scale_up_bw(const hw_node *hw)
 
 /* One ring all-reduce of `bytes` over n ranks: fitted latency + bytes at the
  * achieved share of the link. */
-static double allreduce(double bytes, double n, double bw)
+static double allreduce(const double *cc, double bytes, double n, double bw)
 {
     if (n <= 1)
         return 0.0;
-    return calib_value(CP_AR_LATENCY_S, NULL) + 2.0 * (n - 1.0) / n * bytes / (bw * calib_value(CP_LINK_EFF, NULL));
+    return cc[CP_AR_LATENCY_S] + 2.0 * (n - 1.0) / n * bytes / (bw * cc[CP_LINK_EFF]);
+}
+
+/* The precision-class factor of calib_precision_factor(), from the common row. */
+static double prec_factor(const double *cc, int precision)
+{
+    calib_param p = calib_precision_param(precision);
+    return p == CP_N ? 1.0 : cc[p];
 }
 
 /* A term in the trace, to four significant digits (the outputs carry the
- * exact figures). */
-static void trace_ms(solver_outputs *msgs, const char *what, double seconds, const char *how)
+ * exact figures): "Measured: <what> %.4g ms (<how>)." composed in place, and
+ * not at all when the trace is not kept. `what` and `how` are literals, so
+ * the line's two fixed parts are joined when compiling. */
+#define TRACE_MS(msgs, what, seconds, how) \
+    trace_term(msgs, "Measured: " what " ", sizeof("Measured: " what " ") - 1, seconds, " ms (" how ").", \
+               sizeof(" ms (" how ").") - 1)
+
+static inline void trace_term(solver_outputs *msgs, const char *head, size_t head_len, double seconds,
+                              const char *tail, size_t tail_len)
 {
-    /* solver_trace(msgs, "Measured: %s %.4g ms (%s).", ...) */
-    if (msgs->quiet)
+    solver_line l;
+    if (!solver_line_open(msgs, &l))
         return;
-    char num[32];
-    fmt_g4(num, sizeof num, seconds * 1e3);
-    const char *parts[] = {"Measured: ", what, " ", num, " ms (", how, ")."};
-    solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
+    if (head_len + FMT_G4_MAX + tail_len < SOLVER_MESSAGE_LEN) { /* always, for the terms below */
+        memcpy(l.dst, head, head_len);
+        l.len = head_len + (size_t)fmt_g4(l.dst + head_len, FMT_G4_MAX, seconds * 1e3);
+        memcpy(l.dst + l.len, tail, tail_len);
+        l.len += tail_len;
+    } else {
+        char num[FMT_G4_MAX];
+        solver_line_put(&l, head, head_len);
+        solver_line_put(&l, num, (size_t)fmt_g4(num, sizeof num, seconds * 1e3));
+        solver_line_put(&l, tail, tail_len);
+    }
+    solver_line_close(msgs, &l);
 }
 
 calib_family measured_single_node_family(const model_t *m, bool training)
@@ -135,78 +158,79 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
 {
     const model_t *m = q->model;
     const hw_node *hw = q->hw;
+    const double *cv = calib_row(hw), *cc = calib_row(NULL);
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
     const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
-    const double pf = calib_precision_factor(q->precision);
-    const double bw = r->bw_eff * calib_value(CP_MEM_EFF, hw);
-    const double ab = precision_bytes(q->precision); /* quantized CNNs and encoders keep activations in the format */
+    const double pf = prec_factor(cc, q->precision);
+    const double bw = r->bw_eff * cv[CP_MEM_EFF];
+    const double pb = precision_bytes(q->precision);
+    const double ab = pb; /* quantized CNNs and encoders keep activations in the format */
     const double b = q->batch_size;
     double flops, t_compute, act_elems, layers;
 
     if (tf) {
         tf_shape s = tf_shape_of(m);
         double sl = q->seq_len;
-        double e_mm = q->efficiency_given ? q->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
-        double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
+        double e_mm = q->efficiency_given ? q->efficiency : cv[CP_GEMM_EFF] * pf;
+        double e_att = cv[CP_ATTN_EFF] * pf;
         double f_mm = 2.0 * s.matmul * sl * b * k;
         double f_att = 4.0 * s.layers * sl * sl * s.hidden * b * k; /* bidirectional (encoder) attention */
         flops = f_mm + f_att;
         t_compute = f_mm / (peak * e_mm) + f_att / (peak * e_att);
         act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden + TF_ACT_ELEMS_SCORES * s.heads * sl * sl);
         layers = s.layers;
-        trace_ms(msgs, "matmuls", f_mm / (peak * e_mm), "2 x parameters x tokens at the fitted GEMM efficiency");
-        trace_ms(msgs, "attention", f_att / (peak * e_att), "4 L s^2 h per sequence, growing with the square of seq_len");
+        TRACE_MS(msgs, "matmuls", f_mm / (peak * e_mm), "2 x parameters x tokens at the fitted GEMM efficiency");
+        TRACE_MS(msgs, "attention", f_att / (peak * e_att), "4 L s^2 h per sequence, growing with the square of seq_len");
     } else {
         double f = m->architecture_flops;
         if (isnan(f)) {
             lowered_graph g;
             solver_error ignore;
-            f = workload_lower(m, precision_bytes(q->precision), &g, &ignore) == 0 ? g.total_ops : 0.0;
+            f = workload_lower(m, pb, &g, &ignore) == 0 ? g.total_ops : 0.0;
         }
-        double e = q->efficiency_given ? q->efficiency : calib_value(CP_CONV_EFF, hw) * pf;
+        double e = q->efficiency_given ? q->efficiency : cv[CP_CONV_EFF] * pf;
         flops = f * b * k;
         t_compute = flops / (peak * e);
         act_elems = isnan(m->activation_elements) ? 0.0 : m->activation_elements;
         layers = m->architecture_layers > 0 ? m->architecture_layers : workload_layer_count(m);
-        trace_ms(msgs, "convolutions", t_compute, "layer FLOPs at the fitted convolution efficiency");
+        TRACE_MS(msgs, "convolutions", t_compute, "layer FLOPs at the fitted convolution efficiency");
     }
 
     /* Activation traffic: every tensor a layer writes is read back, more so in
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
-    const bool quantized = !q->is_training && precision_bytes(q->precision) <= 1.0;
-    double passes = tf ? calib_value(quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES, NULL) * (q->is_training ? 3.0 : 1.0)
-                       : calib_value(quantized           ? CP_ACT_PASSES_INF_Q
-                                     : q->is_training ? CP_ACT_PASSES_TRAIN
-                                                      : CP_ACT_PASSES_INF,
-                                     NULL);
+    const bool quantized = !q->is_training && pb <= 1.0;
+    double passes = tf ? cc[quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
+                       : cc[quantized           ? CP_ACT_PASSES_INF_Q
+                          : q->is_training ? CP_ACT_PASSES_TRAIN
+                                           : CP_ACT_PASSES_INF];
     double t_act = b * act_elems * ab * passes / bw;
     if (act_elems > 0)
-        trace_ms(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
+        TRACE_MS(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
     else if (!tf && !msgs->quiet)
         solver_trace(msgs, "Measured: %s has no activation_elements; its activation traffic is left out.", m->name);
 
     /* Weights: read once per pass; training adds the gradient and the Adam update. */
     double wbytes = m->parameters > 0 ? m->parameters : 0.0;
-    double t_weights = q->is_training ? wbytes * (3.0 * precision_bytes(q->precision) + ADAM_PASS_BYTES) / bw
-                                      : wbytes * precision_bytes(q->precision) / bw;
+    double t_weights = q->is_training ? wbytes * (3.0 * pb + ADAM_PASS_BYTES) / bw
+                                      : wbytes * pb / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double per_layer = calib_value(quantized ? CP_LAYER_S_Q : CP_LAYER_S, NULL) *
+    double per_layer = cc[quantized ? CP_LAYER_S_Q : CP_LAYER_S] *
                        (tf ? KERNELS_PER_TRANSFORMER_LAYER : KERNELS_PER_CNN_LAYER);
     double t_launch = layers * per_layer * (q->is_training ? 3.0 : 1.0);
-    trace_ms(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
+    TRACE_MS(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
 
     /* Layers are compute- or memory-bound in turn: the smaller of the two
      * totals is hidden only in part. */
     double t_memory = t_act + t_weights;
-    double hidden = calib_value(CP_OVERLAP, NULL) * fmin(t_compute, t_memory);
+    double hidden = cc[CP_OVERLAP] * fmin(t_compute, t_memory);
     r->t_compute = t_compute;
     r->t_memory = t_memory;
     r->overhead = hw->dispatch_tax + t_launch;
     r->latency = t_compute + t_memory - hidden + r->overhead;
     r->memory_bound = t_memory > t_compute;
-    double traffic = b * act_elems * ab * passes + wbytes * precision_bytes(q->precision);
+    double traffic = b * act_elems * ab * passes + wbytes * pb;
     r->intensity = traffic > 0 ? flops / traffic : INFINITY;
     r->throughput = r->latency > 0 ? b / r->latency : 0.0;
     r->mfu = (r->latency > 0 && peak > 0) ? fmin(fmax((flops / r->latency) / peak, 0.0), 1.0) : 0.0;
@@ -240,13 +264,13 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     const hw_node *dec = p->decode_hw ? p->decode_hw : hw;
     const double wb = precision_bytes(p->precision);
     const double n_new = fmax(1.0, p->seq_len - p->cached_prefix);
-    const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
-    attn_dims d = llm_attn_dims(m);
     double kv_transfer = p->decode_hw ? r->kv_cache / p->network_bw : 0.0;
 
     if (!measured) {
         /* mlsysim's prefill and decode, split over tp, with two ring
          * all-reduces of the activations per layer over the scale-up link. */
+        const double hidden = m->hidden_dim > 0 ? m->hidden_dim : 4096;
+        attn_dims d = llm_attn_dims(m);
         double peak = llm_peak_flops(hw, p->precision) * p->efficiency;
         double f = 2.0 * m->parameters * n_new * p->batch + 4.0 * d.layers * d.heads * d.head_dim * n_new * p->seq_len * p->batch;
         double alpha = hw->has_nvlink && !isnan(hw->nvlink_latency) ? hw->nvlink_latency : COMM_INTRA_NODE_LATENCY;
@@ -270,10 +294,11 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     }
 
     tf_shape s = tf_shape_of(m);
-    const double pf = calib_precision_factor(p->precision);
-    const double peak = compute_peak(hw, p->precision);
-    const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
-    const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
+    const double *cv = calib_row(hw), *cd = dec == hw ? cv : calib_row(dec), *cc = calib_row(NULL);
+    const double pf = prec_factor(cc, p->precision);
+    const double peak = compute_peak(hw, p->precision), peak_dec = dec == hw ? peak : compute_peak(dec, p->precision);
+    const double e_mm = efficiency_given ? p->efficiency : cv[CP_GEMM_EFF] * pf;
+    const double e_att = cv[CP_ATTN_EFF] * pf;
     const double kvb = p->kv_bytes > 0 ? p->kv_bytes : llm_act_bytes(p->precision);
     const double wbw = p->weight_bytes > 0 ? p->weight_bytes : wb; /* weight_precision */
     const double kv = llm_kv_cache_bytes(m, p->seq_len, p->batch, kvb);
@@ -284,39 +309,39 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double f_mm = 2.0 * s.matmul * n_new * p->batch;
     double f_att = 2.0 * s.layers * s.hidden * n_new * p->seq_len * p->batch;
     double t_pc = (f_mm / e_mm + f_att / e_att) / (peak * tp);
-    double t_pw = s.total * wbw / tp / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
-    double t_par = 2.0 * s.layers * allreduce(p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
-    double t_plaunch = s.layers * calib_value(CP_DECODE_LAYER_S, NULL); /* a serving engine's fixed cost per layer */
+    double t_pw = s.total * wbw / tp / (hw->mem_bandwidth * cv[CP_MEM_EFF]);
+    double t_par = 2.0 * s.layers * allreduce(cc, p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
+    double t_plaunch = s.layers * cc[CP_DECODE_LAYER_S]; /* a serving engine's fixed cost per layer */
     r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + hw->dispatch_tax * r->chunks + kv_transfer;
 
     /* Decode: the weights the batch touches and the KV cache, at the achieved
      * bandwidth, or the matmuls when the batch is large enough to be
      * compute-bound; two all-reduces and a fixed cost per layer. */
     double read = decode_read_params(m, p->batch) * wbw / tp + kv / tp;
-    double t_dm = read / (dec->mem_bandwidth * calib_value(CP_MEM_EFF, dec));
+    double t_dm = read / (dec->mem_bandwidth * cd[CP_MEM_EFF]);
     double t_dc = p->batch * (2.0 * s.matmul + 4.0 * s.layers * s.hidden * p->seq_len) /
-                  (compute_peak(dec, p->precision) * tp * (efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, dec) * pf));
-    double t_dar = 2.0 * s.layers * allreduce(p->batch * s.hidden * 2.0, tp, scale_up_bw(dec));
-    double t_dfix = s.layers * calib_value(CP_DECODE_LAYER_S, NULL) + p->batch * calib_value(CP_DECODE_SEQ_S, NULL);
+                  (peak_dec * tp * (efficiency_given ? p->efficiency : cd[CP_GEMM_EFF] * pf));
+    double t_dar = 2.0 * s.layers * allreduce(cc, p->batch * s.hidden * 2.0, tp, scale_up_bw(dec));
+    double t_dfix = s.layers * cc[CP_DECODE_LAYER_S] + p->batch * cc[CP_DECODE_SEQ_S];
     double itl = fmax(t_dm, t_dc) + t_dar + t_dfix;
     if (p->draft) {
         /* Speculative decoding as mlsysim prices it, on measured times. */
         double w_draft = p->draft->parameters * wbw;
         double t_draft = (w_draft + llm_kv_cache_bytes(p->draft, p->seq_len, p->batch, kvb)) /
-                         (dec->mem_bandwidth * calib_value(CP_MEM_EFF, dec));
+                         (dec->mem_bandwidth * cd[CP_MEM_EFF]);
         double kk = LLM_SPECULATIVE_GAMMA, a = p->acceptance;
         double expected = a < 1.0 ? 1 + a * (1 - pow(a, kk)) / (1 - a) : 1 + kk;
         itl = (t_draft * kk + itl) / expected;
     }
     r->itl = itl;
 
-    trace_ms(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
+    TRACE_MS(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
     if (tp > 1) {
-        trace_ms(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
-        trace_ms(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
+        TRACE_MS(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
+        TRACE_MS(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
     }
-    trace_ms(msgs, "decode memory", t_dm, "weights the batch touches + KV cache at the achieved bandwidth");
-    trace_ms(msgs, "decode fixed cost", t_dfix, "fitted time per layer and per sequence per step");
+    TRACE_MS(msgs, "decode memory", t_dm, "weights the batch touches + KV cache at the achieved bandwidth");
+    TRACE_MS(msgs, "decode fixed cost", t_dfix, "fitted time per layer and per sequence per step");
 }
 
 serving_result serving_answer(const serving_params *p, double tp, calibration_mode mode, bool efficiency_given,
@@ -347,9 +372,10 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     const double dp = floor(n / (q->tp * q->pp * q->ep));
     const double local = fmax(1.0, q->batch_size / dp); /* sequences per replica per step */
     const double seq = q->seq_len;
-    const double pf = calib_precision_factor(q->precision);
+    const double *cv = calib_row(hw), *cc = calib_row(NULL);
+    const double pf = prec_factor(cc, q->precision);
     const double peak = compute_peak(hw, q->precision);
-    const double eff = efficiency_given ? q->efficiency : calib_value(CP_TRAIN_EFF, hw) * pf;
+    const double eff = efficiency_given ? q->efficiency : cv[CP_TRAIN_EFF] * pf;
     const double gb = fmax(precision_bytes(q->precision), 2.0); /* gradients reduce in 16-bit or wider */
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
     (void)err;
@@ -388,7 +414,7 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         bool in_node = q->tp <= node->accelerators_per_node;
         double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
         double act = local / micro * seq * hidden * 2.0;
-        t_tp = 4.0 * stage_layers * micro * allreduce(act, q->tp, bw);
+        t_tp = 4.0 * stage_layers * micro * allreduce(cc, act, q->tp, bw);
     }
 
     /* Expert parallelism: tokens to their experts and back, forward and backward. */
@@ -398,7 +424,7 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         bool in_node = q->ep * q->tp <= node->accelerators_per_node;
         double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
         double tokens = local * seq * hidden * 2.0 * kexp * q->moe_imbalance / q->tp;
-        t_ep = 4.0 * stage_layers * (q->ep - 1.0) / q->ep * tokens / (bw * calib_value(CP_LINK_EFF, NULL));
+        t_ep = 4.0 * stage_layers * (q->ep - 1.0) / q->ep * tokens / (bw * cc[CP_LINK_EFF]);
     }
 
     /* Pipeline bubble of 1F1B over the micro-batches (interleaving divides it). */
@@ -413,14 +439,14 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         double per_node = q->tp * q->pp * q->ep >= node->accelerators_per_node ? 1.0
                           : floor(node->accelerators_per_node / (q->tp * q->pp * q->ep));
         double bw = per_node >= dp ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
-        t_dp = allreduce(grad, dp, bw) * calib_value(CP_DP_EXPOSED, NULL) / fmax(1.0, q->grad_accum_steps);
+        t_dp = allreduce(cc, grad, dp, bw) * cc[CP_DP_EXPOSED] / fmax(1.0, q->grad_accum_steps);
     }
 
     /* Optimizer: the Adam pass over this accelerator's share of the state. */
     double shard = m->parameters / (q->tp * q->pp) / (q->zero_stage >= 1 ? dp : 1.0);
-    double t_opt = shard * ADAM_PASS_BYTES / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
+    double t_opt = shard * ADAM_PASS_BYTES / (hw->mem_bandwidth * cv[CP_MEM_EFF]);
 
-    double t_launch = stage_layers * micro * 3.0 * calib_value(CP_DECODE_LAYER_S, NULL); /* an engine's cost per layer */
+    double t_launch = stage_layers * micro * 3.0 * cc[CP_DECODE_LAYER_S]; /* an engine's cost per layer */
 
     t_tp *= q->congestion;
     t_ep *= q->congestion;
@@ -452,14 +478,14 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
                                "; step latency ", step_ms, " ms."};
         solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
     }
-    trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
+    TRACE_MS(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
     if (q->tp > 1)
-        trace_ms(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
+        TRACE_MS(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
     if (q->pp > 1)
-        trace_ms(msgs, "pipeline bubble", t_bubble, "(pp - 1) / micro-batches of the compute");
+        TRACE_MS(msgs, "pipeline bubble", t_bubble, "(pp - 1) / micro-batches of the compute");
     if (dp > 1)
-        trace_ms(msgs, "exposed gradient all-reduce", t_dp, "the fitted share not hidden by the backward pass");
-    trace_ms(msgs, "optimizer pass", t_opt, "16 B per parameter of the shard at the achieved bandwidth");
+        TRACE_MS(msgs, "exposed gradient all-reduce", t_dp, "the fitted share not hidden by the backward pass");
+    TRACE_MS(msgs, "optimizer pass", t_opt, "16 B per parameter of the shard at the achieved bandwidth");
     return 0;
 }
 
@@ -498,11 +524,12 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
 
     /* serving_times()'s measured prefill and decode, term by term. */
     tf_shape s = tf_shape_of(m);
-    const double pf = calib_precision_factor(p->precision);
+    const double *cv = calib_row(hw), *cc = calib_row(NULL);
+    const double pf = prec_factor(cc, p->precision);
     const double peak = compute_peak(hw, p->precision) * tp;
-    const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
-    const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
-    const double bw = hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw) * tp;
+    const double e_mm = efficiency_given ? p->efficiency : cv[CP_GEMM_EFF] * pf;
+    const double e_att = cv[CP_ATTN_EFF] * pf;
+    const double bw = hw->mem_bandwidth * cv[CP_MEM_EFF] * tp;
     c->c_prefill_token = 2.0 * s.matmul / (peak * e_mm);
     c->c_attn_causal = 4.0 * s.layers * s.hidden / (peak * e_att);
     c->c_decode_seq = 2.0 * s.matmul / (peak * e_mm);
@@ -521,10 +548,10 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     c->kv_bytes_per_token = llm_kv_cache_bytes(m, 1.0, 1.0, llm_act_bytes(p->precision));
     c->m_kv_token = c->kv_bytes_per_token / bw;
     if (tp > 1) {
-        double link = scale_up_bw(hw) * calib_value(CP_LINK_EFF, NULL);
-        c->ar_fixed = 2.0 * s.layers * calib_value(CP_AR_LATENCY_S, NULL);
+        double link = scale_up_bw(hw) * cc[CP_LINK_EFF];
+        c->ar_fixed = 2.0 * s.layers * cc[CP_AR_LATENCY_S];
         c->ar_token = 2.0 * s.layers * 2.0 * (tp - 1.0) / tp * s.hidden * 2.0 / link;
     }
-    c->fixed_iteration = s.layers * calib_value(CP_DECODE_LAYER_S, NULL);
-    c->per_decode_seq = calib_value(CP_DECODE_SEQ_S, NULL);
+    c->fixed_iteration = s.layers * cc[CP_DECODE_LAYER_S];
+    c->per_decode_seq = cc[CP_DECODE_SEQ_S];
 }

@@ -562,10 +562,11 @@ static long long scaled_round(double a, int k, double lo, double hi)
     double y = k >= 0 ? a * EXACT_POW10[k] : a / EXACT_POW10[-k];
     if (!(y >= lo + 1e-6 && y < hi - 1e-6) || y >= 4503599627370496.0)
         return -1;
-    double f = floor(y), frac = y - f;
+    long long i = (long long)y; /* y >= 0: truncation is floor */
+    double frac = y - (double)i;
     if (fabs(frac - 0.5) < 1e-6)
         return -1;
-    return (long long)f + (frac > 0.5);
+    return i + (frac > 0.5);
 }
 
 /* printf("%.4g", v), exactly, from the shortest digits: rounding them to four
@@ -576,20 +577,23 @@ static long long scaled_round(double a, int k, double lo, double hi)
 int fmt_g4(char *buf, size_t n, double v)
 {
     double a = fabs(v);
-    if (!isfinite(v) || a < 1e-300 || a > 1e300 || n < 32)
+    if (!isfinite(v) || a < 1e-300 || a > 1e300 || n < FMT_G4_MAX)
         return snprintf(buf, n, "%.4g", v);
-    char d[4] = {'0', '0', '0', '0'};
-    int e;
+    char d[8] = {'0', '0', '0', '0'}; /* the four digits, then room for the unconditional copies below */
     /* Most values: the four digits of a x 10^(3 - e) rounded, when that is certain. */
-    int be;
-    frexp(a, &be);
-    e = (int)floor((be - 1) * 0.30102999566398119521); /* 10^e <= a, or one less */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int b2 = (int)(bits >> 52) - 1023; /* 2^b2 <= a < 2^(b2 + 1): a is normal here */
+    int e = (b2 * 78913) >> 18;        /* floor(b2 log10 2) for |b2| < 2^11: 10^e <= a, or one less */
     if (a >= (e + 1 >= -22 && e + 1 <= 22 ? (e + 1 >= 0 ? EXACT_POW10[e + 1] : 1.0 / EXACT_POW10[-(e + 1)]) : INFINITY))
         e++; /* (a guess: a wrong one only sends the value to the exact path below) */
     long long r = scaled_round(a, 3 - e, 1000.0, 10000.0);
     if (r >= 1000 && r <= 9999) {
-        for (int i = 3; i >= 0; i--, r /= 10)
-            d[i] = (char)('0' + r % 10);
+        unsigned u = (unsigned)r;
+        d[0] = (char)('0' + u / 1000);
+        d[1] = (char)('0' + u / 100 % 10);
+        d[2] = (char)('0' + u / 10 % 10);
+        d[3] = (char)('0' + u % 10);
     } else if (r == 10000) {
         d[0] = '1';
         e++;
@@ -612,36 +616,32 @@ int fmt_g4(char *buf, size_t n, double v)
             }
         }
     }
-    int sig = 4;
+    int sig = 4; /* significant digits: d[sig..3] are '0' */
     while (sig > 1 && d[sig - 1] == '0')
         sig--;
+    /* The digits are written whole and the end placed after the ones kept
+     * (n >= FMT_G4_MAX leaves room for what lies beyond it). */
     char *p = buf;
     if (signbit(v))
         *p++ = '-';
-    if (e >= -4 && e < 4) { /* %f with 3 - e decimals, trailing zeros dropped */
-        if (e >= 0) {
-            for (int i = 0; i <= e; i++)
-                *p++ = i < sig ? d[i] : '0';
-            if (sig > e + 1) {
-                *p++ = '.';
-                for (int i = e + 1; i < sig; i++)
-                    *p++ = d[i];
-            }
-        } else {
-            *p++ = '0';
-            *p++ = '.';
-            for (int i = 0; i < -e - 1; i++)
-                *p++ = '0';
-            for (int i = 0; i < sig; i++)
-                *p++ = d[i];
+    if (e >= 0 && e < 4) { /* %f with 3 - e decimals, trailing zeros dropped: d[0..e], '.', d[e+1..sig-1] */
+        char *q = p;
+        for (int i = 0; i < 4; i++) {
+            if (i == e + 1)
+                *q++ = '.';
+            *q++ = d[i];
         }
+        p += e + 1 + (sig > e + 1 ? 1 + sig - (e + 1) : 0);
+    } else if (e < 0 && e >= -4) { /* "0.", -e - 1 zeros, the significant digits */
+        memcpy(p, "0.000", 5);
+        p += 2 + (-e - 1);
+        memcpy(p, d, 4);
+        p += sig;
     } else { /* %e with 3 decimals, trailing zeros dropped; at least two exponent digits */
-        *p++ = d[0];
-        if (sig > 1) {
-            *p++ = '.';
-            for (int i = 1; i < sig; i++)
-                *p++ = d[i];
-        }
+        p[0] = d[0];
+        p[1] = '.';
+        memcpy(p + 2, d + 1, 3);
+        p += sig > 1 ? sig + 1 : 1;
         *p++ = 'e';
         *p++ = e < 0 ? '-' : '+';
         int x = e < 0 ? -e : e;

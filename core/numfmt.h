@@ -17,7 +17,8 @@
 int fmt_double(char *buf, size_t n, double v);
 int fmt_pyrepr(char *buf, size_t n, double v);
 /* printf("%.4g", v), the same bytes, without printf for finite values (measured
- * mode's trace terms); n >= 32. */
+ * mode's trace terms); n >= FMT_G4_MAX. */
+#define FMT_G4_MAX 32
 int fmt_g4(char *buf, size_t n, double v);
 /* printf("%.*f", decimals, v), the same bytes, without printf for most values
  * (serving_capacity's trace); n >= 40, decimals 0..6. */

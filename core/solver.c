@@ -149,18 +149,12 @@ void solver_trace(solver_outputs *out, const char *fmt, ...)
 
 void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n)
 {
-    if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
+    solver_line l;
+    if (!solver_line_open(out, &l))
         return;
-    char *dst = out->trace[out->n_trace++];
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = strlen(parts[i]);
-        if (k > SOLVER_MESSAGE_LEN - 1 - len)
-            k = SOLVER_MESSAGE_LEN - 1 - len;
-        memcpy(dst + len, parts[i], k);
-        len += k;
-    }
-    dst[len] = '\0';
+    for (size_t i = 0; i < n; i++)
+        solver_line_str(&l, parts[i]);
+    solver_line_close(out, &l);
 }
 
 int solver_fail(solver_error *err, const char *field, const char *fmt, ...)

@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "core/fleet.h"
 #include "core/model.h"
@@ -349,9 +350,37 @@ void solver_outputs_reset(solver_outputs *o);
 /* Helpers for run() implementations. */
 void solver_warn(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void solver_trace(solver_outputs *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* solver_trace of the parts joined, without vsnprintf (for run()s whose trace
- * is a measurable share of a solve): the same text, cut at SOLVER_MESSAGE_LEN
- * as solver_trace cuts it. */
+/* A trace line composed in place, without vsnprintf (for run()s whose trace
+ * is a measurable share of a solve): solver_line_open() gives the next line,
+ * or false when the trace is quiet or full (then compose nothing: not even
+ * the numbers); solver_line_put() appends, cutting the text at
+ * SOLVER_MESSAGE_LEN as solver_trace cuts it; solver_line_close() keeps it. */
+typedef struct {
+    char *dst;
+    size_t len;
+} solver_line;
+static inline bool solver_line_open(solver_outputs *out, solver_line *l)
+{
+    if (out->quiet || out->n_trace >= SOLVER_MAX_MESSAGES)
+        return false;
+    l->dst = out->trace[out->n_trace];
+    l->len = 0;
+    return true;
+}
+static inline void solver_line_put(solver_line *l, const char *s, size_t n)
+{
+    if (n > SOLVER_MESSAGE_LEN - 1 - l->len)
+        n = SOLVER_MESSAGE_LEN - 1 - l->len;
+    memcpy(l->dst + l->len, s, n);
+    l->len += n;
+}
+static inline void solver_line_str(solver_line *l, const char *s) { solver_line_put(l, s, strlen(s)); }
+static inline void solver_line_close(solver_outputs *out, solver_line *l)
+{
+    l->dst[l->len] = '\0';
+    out->n_trace++;
+}
+/* solver_trace of the parts joined, through a solver_line. */
 void solver_trace_parts(solver_outputs *out, const char *const *parts, size_t n);
 int solver_fail(solver_error *err, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* An input of 0 that mlsysim divides by: its ZeroDivisionError, named on the input. */

@@ -151,6 +151,27 @@ Test(measured, calib_value_falls_back_from_hardware_to_common_to_start)
     cr_expect_eq(calibration_table(), &CALIBRATION_FITTED);
 }
 
+Test(measured, calib_row_is_the_accelerators_values_and_follows_the_table)
+{
+    const double *b = calib_row(&GPU_B), *a = calib_row(&GPU_A), *common = calib_row(NULL);
+    for (int p = 0; p < CP_N; p++) {
+        cr_expect_eq(b[p], calib_value((calib_param)p, &GPU_B), "%s", CALIB_PARAMS[p].name);
+        cr_expect_eq(a[p], common[p], "%s", CALIB_PARAMS[p].name);
+    }
+    cr_expect_eq(b[CP_MEM_EFF], 0.4);
+    cr_expect_eq(common[CP_MEM_EFF], 0.8);
+    /* asking for another accelerator leaves a row already read as it was */
+    cr_expect_eq(calib_row(&GPU_A)[CP_MEM_EFF], 0.8);
+    cr_expect_eq(b[CP_MEM_EFF], 0.4);
+    /* a new table: new rows, for a key asked for before too */
+    static const calib_entry ONLY_B[] = {{CP_MEM_EFF, "ToyB", 0.3, 1}};
+    static const calib_table T = {.entries = ONLY_B, .n_entries = 1};
+    calibration_use(&T);
+    cr_expect_eq(calib_row(&GPU_B)[CP_MEM_EFF], 0.3);
+    cr_expect_eq(calib_row(&GPU_A)[CP_MEM_EFF], CALIB_PARAMS[CP_MEM_EFF].start);
+    cr_expect_eq(calib_row(NULL)[CP_GEMM_EFF], CALIB_PARAMS[CP_GEMM_EFF].start);
+}
+
 Test(measured, precision_factor_by_class)
 {
     cr_expect_eq(calib_precision_factor(precision_find("fp16")), 1.0);
@@ -159,6 +180,34 @@ Test(measured, precision_factor_by_class)
     cr_expect_eq(calib_precision_factor(precision_find("int8")), 0.75);
     cr_expect_eq(calib_precision_factor(precision_find("int4")), 0.5);
     cr_expect_eq(calib_precision_factor(precision_find("fp32")), 1.0);
+    cr_expect_eq(calib_precision_param(precision_find("tf32")), CP_PREC_FP32);
+    cr_expect_eq(calib_precision_param(precision_find("bf16")), CP_N);
+    cr_expect_eq(calib_precision_param(-1), CP_N);
+}
+
+/* ---- trace lines composed in place (solver_line) -------------------------------------- */
+
+Test(measured, solver_line_cuts_where_solver_trace_cuts_and_is_off_when_quiet)
+{
+    static solver_outputs out;
+    char long_text[2 * SOLVER_MESSAGE_LEN];
+    memset(long_text, 'x', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    solver_trace(&out, "head %s", long_text);
+    solver_line l;
+    cr_assert(solver_line_open(&out, &l));
+    solver_line_str(&l, "head ");
+    solver_line_str(&l, long_text);
+    solver_line_put(&l, "tail", 4);
+    solver_line_close(&out, &l);
+    cr_assert_eq(out.n_trace, 2);
+    cr_expect_str_eq(out.trace[1], out.trace[0]);
+    cr_expect_eq(strlen(out.trace[1]), SOLVER_MESSAGE_LEN - 1);
+    out.quiet = true;
+    cr_expect_not(solver_line_open(&out, &l));
+    out.quiet = false;
+    out.n_trace = SOLVER_MAX_MESSAGES;
+    cr_expect_not(solver_line_open(&out, &l));
 }
 
 Test(measured, the_descriptors_start_within_their_bounds)

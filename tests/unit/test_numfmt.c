@@ -1,5 +1,6 @@
-/* test_numfmt.c - fmt_double (JSON numbers that round-trip) and fmt_pyrepr
- * (Python 3 repr(float), which mlsysim's f-string messages print).
+/* test_numfmt.c - fmt_double (JSON numbers that round-trip), fmt_pyrepr
+ * (Python 3 repr(float), which mlsysim's f-string messages print) and fmt_g4
+ * (printf's %.4g, measured mode's trace terms).
  * The expected repr strings below were produced by CPython 3. */
 #include <criterion/criterion.h>
 
@@ -337,5 +338,42 @@ Test(numfmt, fast_path_agrees_with_the_reference_search)
         fmt_pyrepr(a, sizeof a, v);
         fmt_pyrepr_reference(b, sizeof b, v);
         cr_assert_str_eq(a, b, "7.24e%d", k);
+    }
+}
+
+/* fmt_g4 is printf("%.4g") byte for byte: every branch (%f with and without
+ * decimals, below 1, %e both ways, rounding up to the next power of ten,
+ * decimal midpoints), then values of every size and their neighbours. */
+Test(numfmt, g4_is_printf)
+{
+    static const double EDGES[] = {14.2,     37.47,   5.497,     0.0001,   0.00012345, 9.9995,  9.99949,  99995.0,
+                                   1234.5,   1235.5,  0.5,       1e-5,     123456.0,   1e300,   1e-300,   2.5e-301,
+                                   6776.123, 0.17785, 1027.4999, 211.85,   -14.85,     -0.0,    0.0,      1e22,
+                                   1e23,     1e-22,   1e-23,     9999.5,   0.99995,    1.0005,  1.00049,  NAN,
+                                   INFINITY, -INFINITY};
+    char a[FMT_G4_MAX], b[64];
+    for (size_t i = 0; i < sizeof EDGES / sizeof EDGES[0]; i++) {
+        fmt_g4(a, sizeof a, EDGES[i]);
+        snprintf(b, sizeof b, "%.4g", EDGES[i]);
+        cr_expect_str_eq(a, b, "%a", EDGES[i]);
+    }
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < 200000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double v;
+        if (i % 3 == 0) { /* a decimal midpoint d.ddd5e k, or the double nearest it */
+            char t[40];
+            snprintf(t, sizeof t, "%d.%03d5e%d", 1 + (int)(x % 9), (int)((x >> 8) % 1000), (int)((x >> 20) % 61) - 30);
+            v = strtod(t, NULL);
+        } else { /* any size and sign */
+            uint64_t bits = x & ~(0x7ffull << 52);
+            bits |= (uint64_t)(1 + (x >> 40) % 2046) << 52;
+            memcpy(&v, &bits, sizeof v);
+        }
+        fmt_g4(a, sizeof a, v);
+        snprintf(b, sizeof b, "%.4g", v);
+        cr_assert_str_eq(a, b, "%a", v);
     }
 }
