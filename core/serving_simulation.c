@@ -345,6 +345,7 @@ typedef struct {
     double t_start, t_end;
     int n_sched;
     int *sched_req, *sched_tok; /* this iteration's sequences and their new tokens */
+    int *prefilling;            /* the running sequences still prefilling, in admission order */
     int group;                  /* > 0: this "iteration" is `group` decode-only iterations run in one go */
     int *residue;               /* page_size counters for the run of decode-only iterations */
 } sim_replica;
@@ -451,6 +452,27 @@ static int heap_pop(sim_t *s)
 
 static inline int pages_for(const sim_t *s, int tokens) { return (tokens + s->page - 1) / s->page; }
 
+/* pages_for(tokens) - held, without a division when tokens lie in the last
+ * page held or the one after (a decode step, most prefill chunks). */
+static inline int pages_needed(const sim_t *s, int tokens, int held)
+{
+    const int cap = held * s->page;
+    if (tokens <= cap && tokens > cap - s->page)
+        return 0;
+    if (tokens > cap && tokens <= cap + s->page)
+        return 1;
+    return pages_for(s, tokens) - held;
+}
+
+/* Pages held over [t0, t1], inside the measurement window, into kv_page_time
+ * (times are never NaN: plain comparisons stand for fmax and fmin). */
+static inline void add_page_time(sim_t *s, int held, double t0, double t1)
+{
+    double a = t0 > s->win_a ? t0 : s->win_a, b = t1 < s->win_b ? t1 : s->win_b;
+    if (b > a)
+        s->kv_page_time += (double)held * (b - a);
+}
+
 static void enqueue_waiting(sim_t *s, sim_replica *rp, int i, bool front)
 {
     s->req[i].state = ST_WAITING;
@@ -505,7 +527,7 @@ static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
 {
     int w = rp->waiting.head;
     sim_req *r = &s->req[w];
-    int need = pages_for(s, r->computed + n) - r->pages;
+    int need = pages_needed(s, r->computed + n, r->pages);
     if (need > rp->free_pages)
         return false;
     list_remove(s, &rp->waiting, w);
@@ -545,20 +567,16 @@ static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
         rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]++;
     double t = rp->t_end;
     int k = 1;
-    long long added = 0;
-    while (k < left && t < s->next_arrival) {
-        /* iteration k: context a + k needs a new page where a + k - 1 is a multiple of page */
-        int r = ((1 - k) % page + page) % page;
+    /* iteration k: context a + k needs a new page where a + k - 1 is a
+     * multiple of page, i.e. where a = (1 - k) mod page: r steps down */
+    for (int r = 0; k < left && t < s->next_arrival; r = r == 0 ? page - 1 : r - 1) {
         int inc = rp->residue[r];
         if (inc > rp->free_pages)
             break;
         rp->free_pages -= inc;
-        added += inc;
         it->decode_ctx += B;
         double dt = serving_iteration_time(s->cost, it);
-        double a = fmax(t, s->win_a), b = fmin(t + dt, s->win_b);
-        if (b > a)
-            s->kv_page_time += (double)(s->total_pages - rp->free_pages) * (b - a);
+        add_page_time(s, s->total_pages - rp->free_pages, t, t + dt);
         /* tokens of the iterations before this one, emitted at t */
         if (t >= s->win_a && t <= s->win_b)
             s->tokens_in_window += B;
@@ -573,7 +591,6 @@ static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
     rp->t_end = t;
     s->iterations += k - 1;
     s->batch_sum += (long long)(k - 1) * B;
-    (void)added;
 }
 
 /* Start an iteration on replica k at time t, if it has work; returns whether it did. */
@@ -599,14 +616,20 @@ static bool start_iteration(sim_t *s, int k, double t)
     }
     if (rp->n_sched == 0) {
         /* Decodes first, in admission order; a sequence that needs a page
-         * when none is free preempts the newest, itself if it is the newest. */
+         * when none is free preempts the newest, itself if it is the newest.
+         * The walk notes the sequences still prefilling: a preemption takes
+         * only sequences after the one visited, so when the walk ends with
+         * budget left, every running sequence has been seen and the noted
+         * ones are all those prefilling. */
+        int n_prefilling = 0;
         for (int i = rp->running.head; i >= 0 && budget > 0;) {
             sim_req *r = &s->req[i];
             if (!is_decoding(r)) {
+                rp->prefilling[n_prefilling++] = i;
                 i = r->next;
                 continue;
             }
-            int need = pages_for(s, r->computed + 1) - r->pages;
+            int need = pages_needed(s, r->computed + 1, r->pages);
             while (need > rp->free_pages && rp->running.tail != i) {
                 preempt_last(s, rp);
                 preempted = true;
@@ -625,10 +648,9 @@ static bool start_iteration(sim_t *s, int k, double t)
         }
         /* Then the prompts in progress, a chunk each, within the budget and
          * the free pages (chunked prefill only: otherwise none is left). */
-        for (int i = rp->running.head; i >= 0 && budget > 0; i = s->req[i].next) {
+        for (int j = 0; j < n_prefilling && budget > 0; j++) {
+            const int i = rp->prefilling[j];
             sim_req *r = &s->req[i];
-            if (is_decoding(r))
-                continue;
             int n = r->target - r->computed;
             if (n > s->chunk)
                 n = s->chunk;
@@ -639,7 +661,7 @@ static bool start_iteration(sim_t *s, int k, double t)
                 n = room;
             if (n <= 0)
                 continue;
-            int need = pages_for(s, r->computed + n) - r->pages;
+            int need = pages_needed(s, r->computed + n, r->pages);
             rp->free_pages -= need;
             r->pages += need;
             add_work(r, n, false, &it);
@@ -672,9 +694,7 @@ static bool start_iteration(sim_t *s, int k, double t)
     s->iterations++;
     s->batch_sum += rp->n_sched;
     /* pages held during the iteration, inside the window */
-    double a = fmax(t, s->win_a), b = fmin(t + dt, s->win_b);
-    if (b > a)
-        s->kv_page_time += (double)(s->total_pages - rp->free_pages) * (b - a);
+    add_page_time(s, s->total_pages - rp->free_pages, t, t + dt);
     if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->running.count &&
         rp->t_end < s->next_arrival)
         run_decodes(s, rp, &it);
@@ -777,21 +797,110 @@ static int run_events(sim_t *s, int n_req, int policy)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The percentiles reported: the table's rows, which include the outputs' 50, 90 and 99. */
+static const double PCTS[] = {50, 90, 95, 99, 99.9, 100};
+#define N_PCTS (sizeof PCTS / sizeof PCTS[0])
+
+/* The two ranks percentile q interpolates between, in v[0..n), n > 0. */
+static void percentile_ranks(int n, double q, double *pos, int *lo, int *hi)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    *pos = q / 100.0 * (n - 1);
+    *lo = (int)floor(*pos);
+    *hi = *lo + 1 < n ? *lo + 1 : n - 1;
 }
 
-/* numpy's default percentile (linear interpolation) of sorted v[0..n). */
+/* numpy's default percentile (linear interpolation) of v[0..n), whose
+ * ranks for q are in place (select_percentiles). */
 static double percentile(const double *v, int n, double q)
 {
     if (n <= 0)
         return NAN;
-    double pos = q / 100.0 * (n - 1);
-    int lo = (int)floor(pos);
-    int hi = lo + 1 < n ? lo + 1 : n - 1;
+    double pos;
+    int lo, hi;
+    percentile_ranks(n, q, &pos, &lo, &hi);
     return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+static inline void swap_double(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Put into v[k] the value that sorting v[lo..hi] would put there, for each
+ * k of ranks[0..nr) (ascending, inside [lo, hi]): quickselect on several
+ * ranks at once, partitioning three ways (below, equal to, above a median
+ * of three) and going on only into the parts holding a rank. */
+static void select_ranks(double *v, int lo, int hi, const int *ranks, int nr)
+{
+    while (nr > 0 && hi - lo >= 16) {
+        int mid = lo + (hi - lo) / 2;
+        if (v[mid] < v[lo])
+            swap_double(&v[mid], &v[lo]);
+        if (v[hi] < v[lo])
+            swap_double(&v[hi], &v[lo]);
+        if (v[hi] < v[mid])
+            swap_double(&v[hi], &v[mid]);
+        const double pivot = v[mid];
+        int lt = lo, i = lo, gt = hi; /* v[lo..lt) < pivot, v[lt..i) == pivot, v(gt..hi] > pivot */
+        while (i <= gt) {
+            if (v[i] < pivot)
+                swap_double(&v[lt++], &v[i++]);
+            else if (v[i] > pivot)
+                swap_double(&v[i], &v[gt--]);
+            else
+                i++;
+        }
+        int below = 0, above = nr;
+        while (below < nr && ranks[below] < lt)
+            below++;
+        while (above > below && ranks[above - 1] > gt)
+            above--;
+        /* ranks[below..above) fall among the pivot's equals: in place */
+        if (below < nr - above) {
+            select_ranks(v, lo, lt - 1, ranks, below);
+            lo = gt + 1;
+            ranks += above;
+            nr -= above;
+        } else {
+            select_ranks(v, gt + 1, hi, ranks + above, nr - above);
+            hi = lt - 1;
+            nr = below;
+        }
+    }
+    if (nr > 0)
+        for (int i = lo + 1; i <= hi; i++) /* insertion sort of a short range */
+            for (int j = i; j > lo && v[j] < v[j - 1]; j--)
+                swap_double(&v[j], &v[j - 1]);
+}
+
+/* Put in place the ranks every reported percentile of v[0..n) reads. */
+static void select_percentiles(double *v, int n)
+{
+    if (n <= 0)
+        return;
+    int ranks[2 * N_PCTS], nr = 0;
+    for (size_t q = 0; q < N_PCTS; q++) {
+        double pos;
+        int lo, hi;
+        percentile_ranks(n, PCTS[q], &pos, &lo, &hi);
+        ranks[nr++] = lo;
+        ranks[nr++] = hi;
+    }
+    /* ascending, without repeats (a short insertion sort: neighbouring
+     * percentiles of few samples share ranks) */
+    for (int k = 1; k < nr; k++)
+        for (int j = k; j > 0 && ranks[j] < ranks[j - 1]; j--) {
+            int t = ranks[j];
+            ranks[j] = ranks[j - 1];
+            ranks[j - 1] = t;
+        }
+    int m = 0;
+    for (int k = 0; k < nr; k++)
+        if (m == 0 || ranks[k] != ranks[m - 1])
+            ranks[m++] = ranks[k];
+    select_ranks(v, 0, n - 1, ranks, m);
 }
 
 static double mean_of(const double *v, int n)
@@ -902,7 +1011,7 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     /* Everything sized up front: requests, replicas, schedules, heap, and the samples. */
     s.req = calloc((size_t)n_req, sizeof *s.req);
     s.rep = calloc((size_t)n_rep, sizeof *s.rep);
-    int *sched = calloc((size_t)n_rep * (2 * (size_t)max_seqs + (size_t)page), sizeof(int));
+    int *sched = calloc((size_t)n_rep * (3 * (size_t)max_seqs + (size_t)page), sizeof(int));
     s.heap = malloc(sizeof(int) * (size_t)n_rep);
     double *samples = malloc(sizeof(double) * 3 * (size_t)n_req);
     if (!s.req || !s.rep || !sched || !s.heap || !samples) {
@@ -919,7 +1028,8 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
         rp->free_pages = total_pages;
         rp->sched_req = sched + (size_t)2 * k * max_seqs;
         rp->sched_tok = rp->sched_req + max_seqs;
-        rp->residue = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * page;
+        rp->prefilling = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * max_seqs;
+        rp->residue = sched + (size_t)n_rep * 3 * max_seqs + (size_t)k * page;
     }
 
     /* Arrivals and lengths: the trace's rows, or the seeded draw (core/request_draw.h). */
@@ -1013,9 +1123,9 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
         good += ok;
     }
     double ttft_mean = mean_of(ttft, n_meas), tpot_mean = mean_of(tpot, n_tpot), e2e_mean = mean_of(e2e, n_meas);
-    qsort(ttft, (size_t)n_meas, sizeof *ttft, cmp_double);
-    qsort(tpot, (size_t)n_tpot, sizeof *tpot, cmp_double);
-    qsort(e2e, (size_t)n_meas, sizeof *e2e, cmp_double);
+    select_percentiles(ttft, n_meas);
+    select_percentiles(tpot, n_tpot);
+    select_percentiles(e2e, n_meas);
 
     const double throughput = window > 0 ? done_in_window / window : NAN;
     out_maybe(out, O_TTFT_MEAN, ttft_mean);
@@ -1047,8 +1157,7 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     out_int(out, O_WARMUP, warmup);
     out_maybe(out, O_WINDOW, window);
 
-    static const double PCTS[] = {50, 90, 95, 99, 99.9, 100};
-    for (size_t q = 0; q < sizeof PCTS / sizeof PCTS[0]; q++) {
+    for (size_t q = 0; q < N_PCTS; q++) {
         int row = out_row(out);
         if (row < 0)
             break;
