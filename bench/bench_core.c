@@ -23,9 +23,10 @@
  *                          mode_<case>_quiet_*: the same without the trace, as a sweep's point runs
  *   solve_serving_simulation_10k_r<R>_ms
  *                          one serving_simulation run() of 10,000 requests (Llama-3-8B on one
- *                          H100, 2,000-token prompts, exponential answers of mean 300 tokens,
- *                          composing the trace) at R requests/s: light (1), busy (6) and
- *                          overloaded (12); issue 27's budget is 50 ms on one core
+ *                          H200, 2,000-token prompts, exponential answers of mean 300 tokens,
+ *                          composing the trace) at R requests/s: light (1: 1.7M iterations of
+ *                          one or two sequences), busy (6: 228k iterations of 13) and
+ *                          overloaded (20: 13k iterations of 229); issue 27's budget is 50 ms
  *   sweep_serving_simulation_20pt_ms
  *                          the 20 points of a sweep over arrival_rate_qps 1..20 of the same
  *                          question with 1,000 requests each, run() as a sweep's points are
@@ -286,7 +287,7 @@ static void time_modes(const solver_desc *s, const solver_inputs *in, long iters
 /* serving_simulation (issue 27's speed goal): milliseconds per run() of 10,000 requests at a
  * light, a busy and an overloaded rate, and per 20-point sweep over the rate. */
 #define SIM_INPUTS                                                                                                  \
-    "{\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"prompt_tokens\":2000,\"output_tokens\":300,"                    \
+    "{\"model\":\"Llama3_8B\",\"hardware\":\"H200\",\"prompt_tokens\":2000,\"output_tokens\":300,"                    \
     "\"output_distribution\":\"exponential\",\"arrival_rate_qps\":1,\"num_requests\":%d}"
 
 static int input_index(const solver_desc *s, const char *name)
@@ -302,7 +303,7 @@ static void bench_serving_simulation(void)
 {
     const solver_desc *s = solver_at((size_t)solver_find("serving_simulation"));
     char json[512];
-    static const double RATES[] = {1, 6, 12};
+    static const double RATES[] = {1, 6, 20};
     snprintf(json, sizeof json, SIM_INPUTS, 10000);
     solver_inputs *in = parse_inputs(s, json);
     const int rate = input_index(s, "arrival_rate_qps");

@@ -507,17 +507,14 @@ static void schedule(sim_replica *rp, int i, int n)
     rp->n_sched++;
 }
 
-static void add_work(const sim_req *r, int n, bool decode, serving_iteration *it)
+/* A prefill chunk of n tokens of r into the iteration's mix (decode steps are
+ * counted by the decode walk). */
+static void add_prefill(const sim_req *r, int n, serving_iteration *it)
 {
-    if (decode) {
-        it->decode_seqs += 1;
-        it->decode_ctx += r->computed + 1;
-    } else {
-        double c = r->computed;
-        it->prefill_tokens += n;
-        it->prefill_attn_full += n * (c + n);
-        it->prefill_attn_causal += n * (c + 0.5 * n);
-    }
+    double c = r->computed;
+    it->prefill_tokens += n;
+    it->prefill_attn_full += n * (c + n);
+    it->prefill_attn_causal += n * (c + 0.5 * n);
 }
 
 static bool is_decoding(const sim_req *r) { return r->generated > 0 && r->computed >= r->target; }
@@ -536,7 +533,7 @@ static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
     r->state = ST_RUNNING;
     rp->free_pages -= need;
     r->pages += need;
-    add_work(r, n, false, it);
+    add_prefill(r, n, it);
     schedule(rp, w, n);
     return true;
 }
@@ -621,7 +618,8 @@ static bool start_iteration(sim_t *s, int k, double t)
          * only sequences after the one visited, so when the walk ends with
          * budget left, every running sequence has been seen and the noted
          * ones are all those prefilling. */
-        int n_prefilling = 0;
+        int n_prefilling = 0, n_sched = 0, free_pages = rp->free_pages;
+        long long decode_ctx = 0; /* the decode steps' contexts: integers, summed exactly */
         for (int i = rp->running.head; i >= 0 && budget > 0;) {
             sim_req *r = &s->req[i];
             if (!is_decoding(r)) {
@@ -630,22 +628,33 @@ static bool start_iteration(sim_t *s, int k, double t)
                 continue;
             }
             int need = pages_needed(s, r->computed + 1, r->pages);
-            while (need > rp->free_pages && rp->running.tail != i) {
-                preempt_last(s, rp);
-                preempted = true;
+            if (need > free_pages) {
+                rp->free_pages = free_pages;
+                while (need > rp->free_pages && rp->running.tail != i) {
+                    preempt_last(s, rp);
+                    preempted = true;
+                }
+                free_pages = rp->free_pages;
+                if (need > free_pages) {
+                    preempt_last(s, rp);
+                    preempted = true;
+                    free_pages = rp->free_pages;
+                    break;
+                }
             }
-            if (need > rp->free_pages) {
-                preempt_last(s, rp);
-                preempted = true;
-                break;
-            }
-            rp->free_pages -= need;
+            free_pages -= need;
             r->pages += need;
-            add_work(r, 1, true, &it);
-            schedule(rp, i, 1);
+            decode_ctx += r->computed + 1;
+            rp->sched_req[n_sched] = i;
+            rp->sched_tok[n_sched] = 1;
+            n_sched++;
             budget -= 1;
             i = r->next;
         }
+        rp->free_pages = free_pages;
+        rp->n_sched = n_sched;
+        it.decode_seqs = n_sched;
+        it.decode_ctx = (double)decode_ctx;
         /* Then the prompts in progress, a chunk each, within the budget and
          * the free pages (chunked prefill only: otherwise none is left). */
         for (int j = 0; j < n_prefilling && budget > 0; j++) {
@@ -664,7 +673,7 @@ static bool start_iteration(sim_t *s, int k, double t)
             int need = pages_needed(s, r->computed + n, r->pages);
             rp->free_pages -= need;
             r->pages += need;
-            add_work(r, n, false, &it);
+            add_prefill(r, n, &it);
             schedule(rp, i, n);
             budget -= n;
         }
@@ -716,8 +725,6 @@ static void end_iteration(sim_t *s, int k)
             r->computed += g;
             r->generated += g;
             r->pages = pages_for(s, r->computed);
-            if (t >= s->win_a && t <= s->win_b)
-                s->tokens_in_window += 1;
             if (r->generated >= r->output) {
                 r->finish = t;
                 r->state = ST_DONE;
@@ -726,10 +733,13 @@ static void end_iteration(sim_t *s, int k)
                 list_remove(s, &rp->running, i);
             }
         }
+        if (t >= s->win_a && t <= s->win_b)
+            s->tokens_in_window += rp->n_sched;
         rp->group = 0;
         rp->busy = false;
         return;
     }
+    int emitted = 0;
     for (int j = 0; j < rp->n_sched; j++) {
         sim_req *r = &s->req[rp->sched_req[j]];
         bool emits = is_decoding(r);
@@ -741,8 +751,7 @@ static void end_iteration(sim_t *s, int k)
         if (r->generated == 0)
             r->first = t;
         r->generated++;
-        if (t >= s->win_a && t <= s->win_b)
-            s->tokens_in_window += 1;
+        emitted++;
         if (r->generated >= r->output) {
             r->finish = t;
             r->state = ST_DONE;
@@ -751,6 +760,9 @@ static void end_iteration(sim_t *s, int k)
             list_remove(s, &rp->running, rp->sched_req[j]);
         }
     }
+    /* token counts are integers: a double sums them exactly in any order */
+    if (t >= s->win_a && t <= s->win_b)
+        s->tokens_in_window += emitted;
     rp->busy = false;
 }
 
