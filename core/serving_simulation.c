@@ -81,40 +81,50 @@ static const input_desc INPUTS[I_N] = {
                    .description = "How the router picks a replica: round_robin, or least_outstanding (fewest "
                                   "requests waiting or running; ties to the lowest index)"},
     [I_RATE] = {.name = "arrival_rate_qps", .kind = IN_NUMBER, .check = CHECK_POSITIVE, .optional = true,
+                .replaced_by = "request_trace",
                 .description = "Mean arrival rate of requests, per second (required unless request_trace is given)"},
     [I_ARRIVAL] = {.name = "arrival_process", .kind = IN_ENUM, .has_default = true, .def_str = "poisson",
                    .enum_values = ARRIVALS,
+                   .replaced_by = "request_trace",
                    .description = "poisson (exponential gaps), or gamma gaps with coefficient of variation "
                                   "arrival_cv (0: evenly spaced, above 1: bursty)"},
     [I_ARRIVAL_CV] = {.name = "arrival_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 1,
                       .check = CHECK_RANGE, .lo = 0, .hi = 10, .lo_is_int = true, .hi_is_int = true,
+                      .replaced_by = "request_trace",
                       .description = "Coefficient of variation of the gaps between arrivals (gamma only)"},
     [I_PROMPT] = {.name = "prompt_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 131072,
                   .lo_is_int = true, .hi_is_int = true, .optional = true,
+                  .replaced_by = "request_trace",
                   .description = "Prompt length in tokens: fixed, or the mean of prompt_distribution (required "
                                  "unless request_trace is given)"},
     [I_PROMPT_DIST] = {.name = "prompt_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
                        .enum_values = REQUEST_LENGTH_DISTS,
+                       .replaced_by = "request_trace",
                        .description = "fixed; uniform or lognormal with length_cv; exponential (cv 1). Draws are "
                                       "rounded, at least 1 and at most 16 x the mean"},
     [I_OUTPUT] = {.name = "output_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 16384,
                   .lo_is_int = true, .hi_is_int = true, .optional = true,
+                  .replaced_by = "request_trace",
                   .description = "Output length in tokens: fixed, or the mean of output_distribution (required "
                                  "unless request_trace is given)"},
     [I_OUTPUT_DIST] = {.name = "output_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
                        .enum_values = REQUEST_LENGTH_DISTS,
+                       .replaced_by = "request_trace",
                        .description = "As prompt_distribution, for output lengths"},
     [I_LENGTH_CV] = {.name = "length_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                      .check = CHECK_RANGE, .lo = 0, .hi = 0.57, .lo_is_int = true,
+                     .replaced_by = "request_trace",
                      .description = "Coefficient of variation of uniform and lognormal lengths (uniform: at most "
                                     "0.57, a range from about 0 to twice the mean)"},
     [I_NUM_REQUESTS] = {.name = "num_requests", .kind = IN_INTEGER, .has_default = true, .def_num = 1000,
                         .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
+                        .replaced_by = "request_trace",
                         .description = "Requests simulated, warm-up included (at most 20000, and num_requests x "
                                        "output_tokens at most 2e7: 413 beyond)"},
     [I_WARMUP] = {.name = "warmup_requests", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,
                   .description = "The first requests, left out of every statistic (null: num_requests / 10)"},
     [I_SEED] = {.name = "seed", .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_NONNEGATIVE,
+                .replaced_by = "request_trace",
                 .description = "Seed of the PRNG: the same seed gives the same answer"},
     [I_MAX_SEQS] = {.name = "max_num_seqs", .kind = IN_INTEGER, .has_default = true, .def_num = 256,
                     .check = CHECK_RANGE, .lo = 1, .hi = MAX_NUM_SEQS, .lo_is_int = true, .hi_is_int = true,
@@ -148,7 +158,7 @@ static const input_desc INPUTS[I_N] = {
                                 "row out of order), at most 20000 rows and 2e7 output tokens (413 beyond). Given, "
                                 "it replaces arrival_rate_qps, arrival_process, arrival_cv, prompt_tokens, "
                                 "prompt_distribution, output_tokens, output_distribution, length_cv, num_requests "
-                                "and seed, which must then be absent"},
+                                "and seed, which must then be absent (and are not echoed)"},
 };
 
 /* Requests simulated: the trace's rows, or num_requests. */
@@ -167,9 +177,6 @@ static int check_warmup(const solver_inputs *in, solver_error *err)
     return 0;
 }
 
-/* The inputs a draw reads; a trace replaces them all. */
-static const int DRAW_INPUTS[] = {I_RATE,   I_ARRIVAL,     I_ARRIVAL_CV, I_PROMPT,       I_PROMPT_DIST,
-                                  I_OUTPUT, I_OUTPUT_DIST, I_LENGTH_CV,  I_NUM_REQUESTS, I_SEED};
 /* The inputs a draw cannot do without. */
 static const int DRAW_REQUIRED[] = {I_RATE, I_PROMPT, I_OUTPUT};
 
@@ -184,14 +191,13 @@ static int check_source(const solver_inputs *in, solver_error *err)
                                    INPUTS[DRAW_REQUIRED[k]].name);
         return 0;
     }
-    for (size_t k = 0; k < sizeof DRAW_INPUTS / sizeof DRAW_INPUTS[0]; k++) {
-        const input_value *v = &in->v[DRAW_INPUTS[k]];
-        if (v->present && !v->defaulted)
-            return solver_fail(err, INPUTS[DRAW_INPUTS[k]].name,
+    /* The inputs of the draw (replaced_by request_trace): absent unless given. */
+    for (int k = 0; k < I_N; k++)
+        if (INPUTS[k].replaced_by && in->v[k].present && !in->v[k].defaulted)
+            return solver_fail(err, INPUTS[k].name,
                                "%s describes a draw of requests, and request_trace gives the requests: give one or "
                                "the other",
-                               INPUTS[DRAW_INPUTS[k]].name);
-    }
+                               INPUTS[k].name);
     const int n = in_rows_len(in, I_TRACE);
     if (n == 0)
         return solver_fail(err, "request_trace", "request_trace must have at least one row");

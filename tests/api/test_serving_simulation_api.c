@@ -330,6 +330,13 @@ Test(serving_simulation_api, a_trace_answers_alike_through_every_route, .timeout
     cr_expect_eq(json_integer_value(json_object_get(want, "measured_requests")), 4);
     cr_expect_eq(json_array_size(json_object_get(json_object_get(one, "inputs"), "request_trace")), 4,
                  "the answer echoes the trace");
+    /* the inputs of a draw, which the trace replaces, are not echoed with their defaults */
+    static const char *const DRAW[] = {"arrival_rate_qps", "arrival_process", "arrival_cv", "prompt_tokens",
+                                       "prompt_distribution", "output_tokens", "output_distribution", "length_cv",
+                                       "num_requests", "seed"};
+    for (size_t k = 0; k < sizeof DRAW / sizeof DRAW[0]; k++)
+        cr_expect_null(json_object_get(json_object_get(one, "inputs"), DRAW[k]), "the echo shows %s", DRAW[k]);
+    cr_expect_not_null(json_object_get(json_object_get(one, "inputs"), "max_num_seqs"), "the other defaults are echoed");
 
     /* GET: the trace as JSON text in the query */
     char *q = curl_easy_escape(NULL, SMALL_TRACE, 0);
