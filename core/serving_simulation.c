@@ -475,13 +475,14 @@ static inline int pages_needed(const sim_t *s, int tokens, int held)
     return pages_for(s, tokens) - held;
 }
 
-/* Pages held over [t0, t1], inside the measurement window, into kv_page_time
- * (times are never NaN: plain comparisons stand for fmax and fmin). */
-static inline void add_page_time(sim_t *s, int held, double t0, double t1)
+/* *page_time plus the pages held over [t0, t1] inside the measurement window
+ * [win_a, win_b] (times are never NaN: plain comparisons stand for fmax and
+ * fmin). */
+static inline void add_page_time(double *page_time, int held, double t0, double t1, double win_a, double win_b)
 {
-    double a = t0 > s->win_a ? t0 : s->win_a, b = t1 < s->win_b ? t1 : s->win_b;
+    double a = t0 > win_a ? t0 : win_a, b = t1 < win_b ? t1 : win_b;
     if (b > a)
-        s->kv_page_time += (double)held * (b - a);
+        *page_time += (double)held * (b - a);
 }
 
 static void enqueue_waiting(sim_t *s, sim_replica *rp, int i, bool front)
@@ -557,8 +558,9 @@ static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
  * iteration adds counted by residue (a sequence needs a new page when its
  * context passes a multiple of page_size). Stops before an iteration whose
  * pages are not free (the general path preempts). Sets rp->group, the
- * iterations in the run, and rp->t_end, when the last ends. */
-static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
+ * iterations in the run, and rp->t_end, when the last ends. The loop keeps
+ * its sums in locals (the same additions in the same order). */
+static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration mix)
 {
     const int B = rp->n_sched, page = s->page;
     int left = INT32_MAX;
@@ -573,24 +575,30 @@ static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
     /* residue of each sequence's context after the first iteration (computed + 1) */
     for (int j = 0; j < B; j++)
         rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]++;
-    double t = rp->t_end;
-    int k = 1;
+    const serving_iter_cost cost = *s->cost;
+    const double win_a = s->win_a, win_b = s->win_b, next_arrival = s->next_arrival;
+    const int *residue = rp->residue, total_pages = s->total_pages;
+    double t = rp->t_end, page_time = s->kv_page_time, tokens = s->tokens_in_window;
+    int free_pages = rp->free_pages, k = 1;
     /* iteration k: context a + k needs a new page where a + k - 1 is a
      * multiple of page, i.e. where a = (1 - k) mod page: r steps down */
-    for (int r = 0; k < left && t < s->next_arrival; r = r == 0 ? page - 1 : r - 1) {
-        int inc = rp->residue[r];
-        if (inc > rp->free_pages)
+    for (int r = 0; k < left && t < next_arrival; r = r == 0 ? page - 1 : r - 1) {
+        int inc = residue[r];
+        if (inc > free_pages)
             break;
-        rp->free_pages -= inc;
-        it->decode_ctx += B;
-        double dt = serving_iteration_time(s->cost, it);
-        add_page_time(s, s->total_pages - rp->free_pages, t, t + dt);
+        free_pages -= inc;
+        mix.decode_ctx += B;
+        double dt = serving_iteration_time(&cost, &mix);
+        add_page_time(&page_time, total_pages - free_pages, t, t + dt, win_a, win_b);
         /* tokens of the iterations before this one, emitted at t */
-        if (t >= s->win_a && t <= s->win_b)
-            s->tokens_in_window += B;
+        if (t >= win_a && t <= win_b)
+            tokens += B;
         t += dt;
         k++;
     }
+    rp->free_pages = free_pages;
+    s->kv_page_time = page_time;
+    s->tokens_in_window = tokens;
     for (int j = 0; j < B; j++)
         rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]--;
     if (k == 1)
@@ -714,10 +722,10 @@ static bool start_iteration(sim_t *s, int k, double t)
     s->iterations++;
     s->batch_sum += rp->n_sched;
     /* pages held during the iteration, inside the window */
-    add_page_time(s, s->total_pages - rp->free_pages, t, t + dt);
+    add_page_time(&s->kv_page_time, s->total_pages - rp->free_pages, t, t + dt, s->win_a, s->win_b);
     if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->running.count &&
         rp->t_end < s->next_arrival)
-        run_decodes(s, rp, &it);
+        run_decodes(s, rp, it);
     heap_push(s, k);
     return true;
 }
