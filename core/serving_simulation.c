@@ -339,7 +339,7 @@ typedef struct {
     int generated; /* tokens emitted */
     int pages;     /* KV pages held */
     int replica;
-    int next, prev; /* the replica's waiting or running list */
+    int next, prev; /* the replica's waiting list */
     unsigned char state;
 } sim_req;
 #define SIM_REQ_ALIGN 64
@@ -350,7 +350,8 @@ typedef struct {
 } sim_list;
 
 typedef struct {
-    sim_list waiting, running;
+    sim_list waiting;
+    int *run, n_run; /* the running sequences, in admission order */
     int free_pages;
     bool busy;
     double t_start, t_end;
@@ -500,9 +501,8 @@ static void enqueue_waiting(sim_t *s, sim_replica *rp, int i, bool front)
  * recomputes everything it holds, and waits at the head of the queue. */
 static int preempt_last(sim_t *s, sim_replica *rp)
 {
-    int v = rp->running.tail;
+    int v = rp->run[--rp->n_run];
     sim_req *r = &s->req[v];
-    list_remove(s, &rp->running, v);
     rp->free_pages += r->pages;
     r->pages = 0;
     r->computed = 0;
@@ -541,7 +541,7 @@ static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
         return false;
     list_remove(s, &rp->waiting, w);
     s->waiting_total--;
-    list_push_back(s, &rp->running, w);
+    rp->run[rp->n_run++] = w;
     r->state = ST_RUNNING;
     rp->free_pages -= need;
     r->pages += need;
@@ -620,7 +620,7 @@ static bool start_iteration(sim_t *s, int k, double t)
 
     if (!s->chunked) {
         /* Whole prompts first (each alone may exceed the budget), else decodes. */
-        while (rp->waiting.head >= 0 && rp->running.count < s->max_seqs) {
+        while (rp->waiting.head >= 0 && rp->n_run < s->max_seqs) {
             sim_req *r = &s->req[rp->waiting.head];
             int n = r->target - r->computed;
             if (rp->n_sched > 0 && n > budget)
@@ -639,17 +639,17 @@ static bool start_iteration(sim_t *s, int k, double t)
          * ones are all those prefilling. */
         int n_prefilling = 0, n_sched = 0, free_pages = rp->free_pages;
         long long decode_ctx = 0; /* the decode steps' contexts: integers, summed exactly */
-        for (int i = rp->running.head; i >= 0 && budget > 0;) {
+        for (int j = 0; j < rp->n_run && budget > 0; j++) {
+            const int i = rp->run[j];
             sim_req *r = &s->req[i];
             if (!is_decoding(r)) {
                 rp->prefilling[n_prefilling++] = i;
-                i = r->next;
                 continue;
             }
             int need = pages_needed(s, r->computed + 1, r->pages);
             if (need > free_pages) {
                 rp->free_pages = free_pages;
-                while (need > rp->free_pages && rp->running.tail != i) {
+                while (need > rp->free_pages && rp->n_run - 1 > j) {
                     preempt_last(s, rp);
                     preempted = true;
                 }
@@ -668,7 +668,6 @@ static bool start_iteration(sim_t *s, int k, double t)
             rp->sched_tok[n_sched] = 1;
             n_sched++;
             budget -= 1;
-            i = r->next;
         }
         rp->free_pages = free_pages;
         rp->n_sched = n_sched;
@@ -697,7 +696,7 @@ static bool start_iteration(sim_t *s, int k, double t)
             budget -= n;
         }
         if (s->chunked && !preempted) {
-            while (rp->waiting.head >= 0 && rp->running.count < s->max_seqs && budget > 0) {
+            while (rp->waiting.head >= 0 && rp->n_run < s->max_seqs && budget > 0) {
                 sim_req *r = &s->req[rp->waiting.head];
                 int n = r->target - r->computed;
                 if (n > s->chunk)
@@ -723,17 +722,28 @@ static bool start_iteration(sim_t *s, int k, double t)
     s->batch_sum += rp->n_sched;
     /* pages held during the iteration, inside the window */
     add_page_time(&s->kv_page_time, s->total_pages - rp->free_pages, t, t + dt, s->win_a, s->win_b);
-    if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->running.count &&
+    if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->n_run &&
         rp->t_end < s->next_arrival)
         run_decodes(s, rp, it);
     heap_push(s, k);
     return true;
 }
 
+/* Take the sequences that finished out of the running ones, in order. */
+static void drop_done(sim_t *s, sim_replica *rp)
+{
+    int m = 0;
+    for (int j = 0; j < rp->n_run; j++)
+        if (s->req[rp->run[j]].state != ST_DONE)
+            rp->run[m++] = rp->run[j];
+    rp->n_run = m;
+}
+
 static void end_iteration(sim_t *s, int k)
 {
     sim_replica *rp = &s->rep[k];
     double t = rp->t_end;
+    int done = 0;
     if (rp->group > 0) {
         /* a run of decode-only iterations: the tokens of all but the last
          * were counted as they were run */
@@ -749,11 +759,13 @@ static void end_iteration(sim_t *s, int k)
                 r->state = ST_DONE;
                 rp->free_pages += r->pages;
                 r->pages = 0;
-                list_remove(s, &rp->running, i);
+                done++;
             }
         }
         if (t >= s->win_a && t <= s->win_b)
             s->tokens_in_window += rp->n_sched;
+        if (done)
+            drop_done(s, rp);
         rp->group = 0;
         rp->busy = false;
         return;
@@ -776,12 +788,14 @@ static void end_iteration(sim_t *s, int k)
             r->state = ST_DONE;
             rp->free_pages += r->pages;
             r->pages = 0;
-            list_remove(s, &rp->running, rp->sched_req[j]);
+            done++;
         }
     }
     /* token counts are integers: a double sums them exactly in any order */
     if (t >= s->win_a && t <= s->win_b)
         s->tokens_in_window += emitted;
+    if (done)
+        drop_done(s, rp);
     rp->busy = false;
 }
 
@@ -789,9 +803,9 @@ static int route(const sim_t *s, int i, int policy)
 {
     if (policy == ROUTE_RR)
         return i % s->n_rep;
-    int best = 0, best_n = s->rep[0].waiting.count + s->rep[0].running.count;
+    int best = 0, best_n = s->rep[0].waiting.count + s->rep[0].n_run;
     for (int k = 1; k < s->n_rep; k++) {
-        int n = s->rep[k].waiting.count + s->rep[k].running.count;
+        int n = s->rep[k].waiting.count + s->rep[k].n_run;
         if (n < best_n) {
             best = k;
             best_n = n;
@@ -1042,7 +1056,7 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     /* Everything sized up front: requests, replicas, schedules, heap, and the samples. */
     s.req = aligned_alloc(SIM_REQ_ALIGN, (size_t)n_req * sizeof *s.req);
     s.rep = calloc((size_t)n_rep, sizeof *s.rep);
-    int *sched = calloc((size_t)n_rep * (3 * (size_t)max_seqs + (size_t)page), sizeof(int));
+    int *sched = calloc((size_t)n_rep * (4 * (size_t)max_seqs + (size_t)page), sizeof(int));
     s.heap = malloc(sizeof(int) * (size_t)n_rep);
     double *samples = malloc(sizeof(double) * 3 * (size_t)n_req);
     if (!s.req || !s.rep || !sched || !s.heap || !samples) {
@@ -1056,12 +1070,13 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     memset(s.req, 0, (size_t)n_req * sizeof *s.req);
     for (int k = 0; k < n_rep; k++) {
         sim_replica *rp = &s.rep[k];
-        rp->waiting = rp->running = (sim_list){-1, -1, 0};
+        rp->waiting = (sim_list){-1, -1, 0};
         rp->free_pages = total_pages;
         rp->sched_req = sched + (size_t)2 * k * max_seqs;
         rp->sched_tok = rp->sched_req + max_seqs;
         rp->prefilling = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * max_seqs;
-        rp->residue = sched + (size_t)n_rep * 3 * max_seqs + (size_t)k * page;
+        rp->run = sched + (size_t)n_rep * 3 * max_seqs + (size_t)k * max_seqs;
+        rp->residue = sched + (size_t)n_rep * 4 * max_seqs + (size_t)k * page;
     }
 
     /* Arrivals and lengths: the trace's rows, or the seeded draw (core/request_draw.h). */
