@@ -357,7 +357,7 @@ typedef struct {
     double t_start, t_end;
     int n_sched;
     int *sched_req, *sched_tok; /* this iteration's sequences and their new tokens */
-    int *prefilling;            /* the running sequences still prefilling, in admission order */
+    int *prefilling;            /* the decode walk's note of the running sequences still prefilling */
     int group;                  /* > 0: this "iteration" is `group` decode-only iterations run in one go */
     int *residue;               /* page_size counters for the run of decode-only iterations */
 } sim_replica;
