@@ -842,6 +842,12 @@ static int run_events(sim_t *s, int n_req, int policy)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* The percentiles reported: the table's rows, which include the outputs' 50, 90 and 99. */
 static const double PCTS[] = {50, 90, 95, 99, 99.9, 100};
 #define N_PCTS (sizeof PCTS / sizeof PCTS[0])
@@ -876,10 +882,16 @@ static inline void swap_double(double *a, double *b)
 /* Put into v[k] the value that sorting v[lo..hi] would put there, for each
  * k of ranks[0..nr) (ascending, inside [lo, hi]): quickselect on several
  * ranks at once, partitioning three ways (below, equal to, above a median
- * of three) and going on only into the parts holding a rank. */
+ * of three) and going on only into the parts holding a rank. After 64
+ * partitions of one range (samples that defeat the median of three) the
+ * range is sorted instead, so the work stays O(n log n). */
 static void select_ranks(double *v, int lo, int hi, const int *ranks, int nr)
 {
-    while (nr > 0 && hi - lo >= 16) {
+    for (int rounds = 0; nr > 0 && hi - lo >= 16; rounds++) {
+        if (rounds == 64) {
+            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
+            return;
+        }
         int mid = lo + (hi - lo) / 2;
         if (v[mid] < v[lo])
             swap_double(&v[mid], &v[lo]);
