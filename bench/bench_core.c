@@ -22,6 +22,16 @@
  *                          composing the trace as /solve does; measured / mlsysim, target <= 1.10.
  *                          The two modes' runs alternate, so both see the same machine load.
  *                          mode_<case>_quiet_*: the same without the trace, as a sweep's point runs
+ *   solve_serving_simulation_10k_r<R>_ms
+ *                          one serving_simulation run() of 10,000 requests (Llama-3-8B on one
+ *                          H200, 2,000-token prompts, exponential answers of mean 300 tokens,
+ *                          composing the trace) at R requests/s: light (1: 1.7M iterations of
+ *                          one or two sequences), busy (6: 228k iterations of 13) and
+ *                          overloaded (20: 13k iterations of 229); issue 27's budget is 50 ms
+ *   sweep_serving_simulation_20pt_ms
+ *                          the 20 points of a sweep over arrival_rate_qps 1..20 of the same
+ *                          question with 1,000 requests each, run() as a sweep's points are
+ *                          (no trace); issue 27's budget is 1 s
  *   inputs_check_ns        the generic bound checks of the single_node inputs (a sweep does them per point)
  *   fmt_double_ns          one fmt_double of a value taken from the sweep's own outputs
  *   fmt_double_ref_ns      the same values through the reference search (fmt_double_reference)
@@ -276,6 +286,64 @@ static void time_modes(const solver_desc *s, const solver_inputs *in, long iters
     free(m[0]);
     free(m[1]);
     free(out);
+}
+
+/* serving_simulation (issue 27's speed goal): milliseconds per run() of 10,000 requests at a
+ * light, a busy and an overloaded rate, and per 20-point sweep over the rate. */
+#define SIM_INPUTS                                                                                                  \
+    "{\"model\":\"Llama3_8B\",\"hardware\":\"H200\",\"prompt_tokens\":2000,\"output_tokens\":300,"                    \
+    "\"output_distribution\":\"exponential\",\"arrival_rate_qps\":1,\"num_requests\":%d}"
+
+static int input_index(const solver_desc *s, const char *name)
+{
+    for (size_t i = 0; i < s->n_inputs; i++)
+        if (!strcmp(s->inputs[i].name, name))
+            return (int)i;
+    die("no input", name);
+    return -1;
+}
+
+static void bench_serving_simulation(void)
+{
+    const solver_desc *s = solver_at((size_t)solver_find("serving_simulation"));
+    char json[512];
+    static const double RATES[] = {1, 6, 20};
+    snprintf(json, sizeof json, SIM_INPUTS, 10000);
+    solver_inputs *in = parse_inputs(s, json);
+    const int rate = input_index(s, "arrival_rate_qps");
+    for (size_t k = 0; k < sizeof RATES / sizeof RATES[0]; k++) {
+        char key[96];
+        snprintf(key, sizeof key, "solve_serving_simulation_10k_r%g_ms", RATES[k]);
+        if (!want(key))
+            continue;
+        in->v[rate].num = RATES[k];
+        result(key, time_solve(s, in, 1, false) / 1e6, "ms");
+    }
+    free(in);
+    if (!want("sweep_serving_simulation_20pt_ms"))
+        return;
+    snprintf(json, sizeof json, SIM_INPUTS, 1000);
+    in = parse_inputs(s, json);
+    solver_outputs *out = calloc(1, sizeof *out);
+    out->quiet = true;
+    double runs[RUNS];
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now_s();
+        for (int p = 1; p <= 20; p++) {
+            in->v[rate].num = p;
+            solver_error se;
+            se.status = 0;
+            out->n_trace = 0;
+            out->n_warnings = 0;
+            if (s->run(in, out, &se) != 0)
+                die("solve", se.detail);
+            g_sink += (size_t)out->v[1].num;
+        }
+        runs[r] = (now_s() - t0) * 1e3;
+    }
+    result("sweep_serving_simulation_20pt_ms", median(runs, RUNS), "ms");
+    free(out);
+    free(in);
 }
 
 /* --- the benchmark sweep's rows ----------------------------------------------------------- */
@@ -635,6 +703,7 @@ int main(int argc, char **argv)
             free(in);
         }
     }
+    bench_serving_simulation();
     if (want("inputs_check_ns"))
         result("inputs_check_ns", time_check(sn, in_sn, 400000 / k), "ns");
 

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/llm.h"
 #include "core/measured.h"
@@ -80,40 +81,50 @@ static const input_desc INPUTS[I_N] = {
                    .description = "How the router picks a replica: round_robin, or least_outstanding (fewest "
                                   "requests waiting or running; ties to the lowest index)"},
     [I_RATE] = {.name = "arrival_rate_qps", .kind = IN_NUMBER, .check = CHECK_POSITIVE, .optional = true,
+                .replaced_by = "request_trace",
                 .description = "Mean arrival rate of requests, per second (required unless request_trace is given)"},
     [I_ARRIVAL] = {.name = "arrival_process", .kind = IN_ENUM, .has_default = true, .def_str = "poisson",
                    .enum_values = ARRIVALS,
+                   .replaced_by = "request_trace",
                    .description = "poisson (exponential gaps), or gamma gaps with coefficient of variation "
                                   "arrival_cv (0: evenly spaced, above 1: bursty)"},
     [I_ARRIVAL_CV] = {.name = "arrival_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 1,
                       .check = CHECK_RANGE, .lo = 0, .hi = 10, .lo_is_int = true, .hi_is_int = true,
+                      .replaced_by = "request_trace",
                       .description = "Coefficient of variation of the gaps between arrivals (gamma only)"},
     [I_PROMPT] = {.name = "prompt_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 131072,
                   .lo_is_int = true, .hi_is_int = true, .optional = true,
+                  .replaced_by = "request_trace",
                   .description = "Prompt length in tokens: fixed, or the mean of prompt_distribution (required "
                                  "unless request_trace is given)"},
     [I_PROMPT_DIST] = {.name = "prompt_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
                        .enum_values = REQUEST_LENGTH_DISTS,
+                       .replaced_by = "request_trace",
                        .description = "fixed; uniform or lognormal with length_cv; exponential (cv 1). Draws are "
                                       "rounded, at least 1 and at most 16 x the mean"},
     [I_OUTPUT] = {.name = "output_tokens", .kind = IN_INTEGER, .check = CHECK_RANGE, .lo = 1, .hi = 16384,
                   .lo_is_int = true, .hi_is_int = true, .optional = true,
+                  .replaced_by = "request_trace",
                   .description = "Output length in tokens: fixed, or the mean of output_distribution (required "
                                  "unless request_trace is given)"},
     [I_OUTPUT_DIST] = {.name = "output_distribution", .kind = IN_ENUM, .has_default = true, .def_str = "fixed",
                        .enum_values = REQUEST_LENGTH_DISTS,
+                       .replaced_by = "request_trace",
                        .description = "As prompt_distribution, for output lengths"},
     [I_LENGTH_CV] = {.name = "length_cv", .kind = IN_NUMBER, .has_default = true, .def_num = 0.5,
                      .check = CHECK_RANGE, .lo = 0, .hi = 0.57, .lo_is_int = true,
+                     .replaced_by = "request_trace",
                      .description = "Coefficient of variation of uniform and lognormal lengths (uniform: at most "
                                     "0.57, a range from about 0 to twice the mean)"},
     [I_NUM_REQUESTS] = {.name = "num_requests", .kind = IN_INTEGER, .has_default = true, .def_num = 1000,
                         .check = CHECK_AT_LEAST, .lo = 1, .lo_is_int = true,
+                        .replaced_by = "request_trace",
                         .description = "Requests simulated, warm-up included (at most 20000, and num_requests x "
                                        "output_tokens at most 2e7: 413 beyond)"},
     [I_WARMUP] = {.name = "warmup_requests", .kind = IN_INTEGER, .nullable = true, .int_max = 1e9,
                   .description = "The first requests, left out of every statistic (null: num_requests / 10)"},
     [I_SEED] = {.name = "seed", .kind = IN_INTEGER, .has_default = true, .def_num = 1, .check = CHECK_NONNEGATIVE,
+                .replaced_by = "request_trace",
                 .description = "Seed of the PRNG: the same seed gives the same answer"},
     [I_MAX_SEQS] = {.name = "max_num_seqs", .kind = IN_INTEGER, .has_default = true, .def_num = 256,
                     .check = CHECK_RANGE, .lo = 1, .hi = MAX_NUM_SEQS, .lo_is_int = true, .hi_is_int = true,
@@ -147,7 +158,7 @@ static const input_desc INPUTS[I_N] = {
                                 "row out of order), at most 20000 rows and 2e7 output tokens (413 beyond). Given, "
                                 "it replaces arrival_rate_qps, arrival_process, arrival_cv, prompt_tokens, "
                                 "prompt_distribution, output_tokens, output_distribution, length_cv, num_requests "
-                                "and seed, which must then be absent"},
+                                "and seed, which must then be absent (and are not echoed)"},
 };
 
 /* Requests simulated: the trace's rows, or num_requests. */
@@ -166,9 +177,6 @@ static int check_warmup(const solver_inputs *in, solver_error *err)
     return 0;
 }
 
-/* The inputs a draw reads; a trace replaces them all. */
-static const int DRAW_INPUTS[] = {I_RATE,   I_ARRIVAL,     I_ARRIVAL_CV, I_PROMPT,       I_PROMPT_DIST,
-                                  I_OUTPUT, I_OUTPUT_DIST, I_LENGTH_CV,  I_NUM_REQUESTS, I_SEED};
 /* The inputs a draw cannot do without. */
 static const int DRAW_REQUIRED[] = {I_RATE, I_PROMPT, I_OUTPUT};
 
@@ -183,14 +191,13 @@ static int check_source(const solver_inputs *in, solver_error *err)
                                    INPUTS[DRAW_REQUIRED[k]].name);
         return 0;
     }
-    for (size_t k = 0; k < sizeof DRAW_INPUTS / sizeof DRAW_INPUTS[0]; k++) {
-        const input_value *v = &in->v[DRAW_INPUTS[k]];
-        if (v->present && !v->defaulted)
-            return solver_fail(err, INPUTS[DRAW_INPUTS[k]].name,
+    /* The inputs of the draw (replaced_by request_trace): absent unless given. */
+    for (int k = 0; k < I_N; k++)
+        if (INPUTS[k].replaced_by && in->v[k].present && !in->v[k].defaulted)
+            return solver_fail(err, INPUTS[k].name,
                                "%s describes a draw of requests, and request_trace gives the requests: give one or "
                                "the other",
-                               INPUTS[DRAW_INPUTS[k]].name);
-    }
+                               INPUTS[k].name);
     const int n = in_rows_len(in, I_TRACE);
     if (n == 0)
         return solver_fail(err, "request_trace", "request_trace must have at least one row");
@@ -322,6 +329,8 @@ static const table_desc TABLE = {
 
 enum { ST_FUTURE, ST_WAITING, ST_RUNNING, ST_DONE };
 
+/* One request: 64 bytes, and the array is allocated on 64-byte boundaries, so
+ * that the walks over the running sequences read one cache line each. */
 typedef struct {
     double arrival, first, finish;
     int prompt, output;
@@ -330,21 +339,25 @@ typedef struct {
     int generated; /* tokens emitted */
     int pages;     /* KV pages held */
     int replica;
-    int next, prev; /* the replica's waiting or running list */
+    int next, prev; /* the replica's waiting list */
     unsigned char state;
 } sim_req;
+#define SIM_REQ_ALIGN 64
+_Static_assert(sizeof(sim_req) == SIM_REQ_ALIGN, "a request fills one cache line");
 
 typedef struct {
     int head, tail, count;
 } sim_list;
 
 typedef struct {
-    sim_list waiting, running;
+    sim_list waiting;
+    int *run, n_run; /* the running sequences, in admission order */
     int free_pages;
     bool busy;
     double t_start, t_end;
     int n_sched;
     int *sched_req, *sched_tok; /* this iteration's sequences and their new tokens */
+    int *prefilling;            /* the decode walk's note of the running sequences still prefilling */
     int group;                  /* > 0: this "iteration" is `group` decode-only iterations run in one go */
     int *residue;               /* page_size counters for the run of decode-only iterations */
 } sim_replica;
@@ -451,6 +464,28 @@ static int heap_pop(sim_t *s)
 
 static inline int pages_for(const sim_t *s, int tokens) { return (tokens + s->page - 1) / s->page; }
 
+/* pages_for(tokens) - held, without a division when tokens lie in the last
+ * page held or the one after (a decode step, most prefill chunks). */
+static inline int pages_needed(const sim_t *s, int tokens, int held)
+{
+    const int cap = held * s->page;
+    if (tokens <= cap && tokens > cap - s->page)
+        return 0;
+    if (tokens > cap && tokens <= cap + s->page)
+        return 1;
+    return pages_for(s, tokens) - held;
+}
+
+/* *page_time plus the pages held over [t0, t1] inside the measurement window
+ * [win_a, win_b] (times are never NaN: plain comparisons stand for fmax and
+ * fmin). */
+static inline void add_page_time(double *page_time, int held, double t0, double t1, double win_a, double win_b)
+{
+    double a = t0 > win_a ? t0 : win_a, b = t1 < win_b ? t1 : win_b;
+    if (b > a)
+        *page_time += (double)held * (b - a);
+}
+
 static void enqueue_waiting(sim_t *s, sim_replica *rp, int i, bool front)
 {
     s->req[i].state = ST_WAITING;
@@ -466,9 +501,8 @@ static void enqueue_waiting(sim_t *s, sim_replica *rp, int i, bool front)
  * recomputes everything it holds, and waits at the head of the queue. */
 static int preempt_last(sim_t *s, sim_replica *rp)
 {
-    int v = rp->running.tail;
+    int v = rp->run[--rp->n_run];
     sim_req *r = &s->req[v];
-    list_remove(s, &rp->running, v);
     rp->free_pages += r->pages;
     r->pages = 0;
     r->computed = 0;
@@ -485,17 +519,14 @@ static void schedule(sim_replica *rp, int i, int n)
     rp->n_sched++;
 }
 
-static void add_work(const sim_req *r, int n, bool decode, serving_iteration *it)
+/* A prefill chunk of n tokens of r into the iteration's mix (decode steps are
+ * counted by the decode walk). */
+static void add_prefill(const sim_req *r, int n, serving_iteration *it)
 {
-    if (decode) {
-        it->decode_seqs += 1;
-        it->decode_ctx += r->computed + 1;
-    } else {
-        double c = r->computed;
-        it->prefill_tokens += n;
-        it->prefill_attn_full += n * (c + n);
-        it->prefill_attn_causal += n * (c + 0.5 * n);
-    }
+    double c = r->computed;
+    it->prefill_tokens += n;
+    it->prefill_attn_full += n * (c + n);
+    it->prefill_attn_causal += n * (c + 0.5 * n);
 }
 
 static bool is_decoding(const sim_req *r) { return r->generated > 0 && r->computed >= r->target; }
@@ -505,16 +536,16 @@ static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
 {
     int w = rp->waiting.head;
     sim_req *r = &s->req[w];
-    int need = pages_for(s, r->computed + n) - r->pages;
+    int need = pages_needed(s, r->computed + n, r->pages);
     if (need > rp->free_pages)
         return false;
     list_remove(s, &rp->waiting, w);
     s->waiting_total--;
-    list_push_back(s, &rp->running, w);
+    rp->run[rp->n_run++] = w;
     r->state = ST_RUNNING;
     rp->free_pages -= need;
     r->pages += need;
-    add_work(r, n, false, it);
+    add_prefill(r, n, it);
     schedule(rp, w, n);
     return true;
 }
@@ -527,8 +558,9 @@ static bool admit(sim_t *s, sim_replica *rp, int n, serving_iteration *it)
  * iteration adds counted by residue (a sequence needs a new page when its
  * context passes a multiple of page_size). Stops before an iteration whose
  * pages are not free (the general path preempts). Sets rp->group, the
- * iterations in the run, and rp->t_end, when the last ends. */
-static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
+ * iterations in the run, and rp->t_end, when the last ends. The loop keeps
+ * its sums in locals (the same additions in the same order). */
+static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration mix)
 {
     const int B = rp->n_sched, page = s->page;
     int left = INT32_MAX;
@@ -543,28 +575,30 @@ static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
     /* residue of each sequence's context after the first iteration (computed + 1) */
     for (int j = 0; j < B; j++)
         rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]++;
-    double t = rp->t_end;
-    int k = 1;
-    long long added = 0;
-    while (k < left && t < s->next_arrival) {
-        /* iteration k: context a + k needs a new page where a + k - 1 is a multiple of page */
-        int r = ((1 - k) % page + page) % page;
-        int inc = rp->residue[r];
-        if (inc > rp->free_pages)
+    const serving_iter_cost cost = *s->cost;
+    const double win_a = s->win_a, win_b = s->win_b, next_arrival = s->next_arrival;
+    const int *residue = rp->residue, total_pages = s->total_pages;
+    double t = rp->t_end, page_time = s->kv_page_time, tokens = s->tokens_in_window;
+    int free_pages = rp->free_pages, k = 1;
+    /* iteration k: context a + k needs a new page where a + k - 1 is a
+     * multiple of page, i.e. where a = (1 - k) mod page: r steps down */
+    for (int r = 0; k < left && t < next_arrival; r = r == 0 ? page - 1 : r - 1) {
+        int inc = residue[r];
+        if (inc > free_pages)
             break;
-        rp->free_pages -= inc;
-        added += inc;
-        it->decode_ctx += B;
-        double dt = serving_iteration_time(s->cost, it);
-        double a = fmax(t, s->win_a), b = fmin(t + dt, s->win_b);
-        if (b > a)
-            s->kv_page_time += (double)(s->total_pages - rp->free_pages) * (b - a);
+        free_pages -= inc;
+        mix.decode_ctx += B;
+        double dt = serving_iteration_time(&cost, &mix);
+        add_page_time(&page_time, total_pages - free_pages, t, t + dt, win_a, win_b);
         /* tokens of the iterations before this one, emitted at t */
-        if (t >= s->win_a && t <= s->win_b)
-            s->tokens_in_window += B;
+        if (t >= win_a && t <= win_b)
+            tokens += B;
         t += dt;
         k++;
     }
+    rp->free_pages = free_pages;
+    s->kv_page_time = page_time;
+    s->tokens_in_window = tokens;
     for (int j = 0; j < B; j++)
         rp->residue[(s->req[rp->sched_req[j]].computed + 1) % page]--;
     if (k == 1)
@@ -573,7 +607,6 @@ static void run_decodes(sim_t *s, sim_replica *rp, serving_iteration *it)
     rp->t_end = t;
     s->iterations += k - 1;
     s->batch_sum += (long long)(k - 1) * B;
-    (void)added;
 }
 
 /* Start an iteration on replica k at time t, if it has work; returns whether it did. */
@@ -587,7 +620,7 @@ static bool start_iteration(sim_t *s, int k, double t)
 
     if (!s->chunked) {
         /* Whole prompts first (each alone may exceed the budget), else decodes. */
-        while (rp->waiting.head >= 0 && rp->running.count < s->max_seqs) {
+        while (rp->waiting.head >= 0 && rp->n_run < s->max_seqs) {
             sim_req *r = &s->req[rp->waiting.head];
             int n = r->target - r->computed;
             if (rp->n_sched > 0 && n > budget)
@@ -599,36 +632,52 @@ static bool start_iteration(sim_t *s, int k, double t)
     }
     if (rp->n_sched == 0) {
         /* Decodes first, in admission order; a sequence that needs a page
-         * when none is free preempts the newest, itself if it is the newest. */
-        for (int i = rp->running.head; i >= 0 && budget > 0;) {
+         * when none is free preempts the newest, itself if it is the newest.
+         * The walk notes the sequences still prefilling: a preemption takes
+         * only sequences after the one visited, so when the walk ends with
+         * budget left, every running sequence has been seen and the noted
+         * ones are all those prefilling. */
+        int n_prefilling = 0, n_sched = 0, free_pages = rp->free_pages;
+        long long decode_ctx = 0; /* the decode steps' contexts: integers, summed exactly */
+        for (int j = 0; j < rp->n_run && budget > 0; j++) {
+            const int i = rp->run[j];
             sim_req *r = &s->req[i];
             if (!is_decoding(r)) {
-                i = r->next;
+                rp->prefilling[n_prefilling++] = i;
                 continue;
             }
-            int need = pages_for(s, r->computed + 1) - r->pages;
-            while (need > rp->free_pages && rp->running.tail != i) {
-                preempt_last(s, rp);
-                preempted = true;
+            int need = pages_needed(s, r->computed + 1, r->pages);
+            if (need > free_pages) {
+                rp->free_pages = free_pages;
+                while (need > rp->free_pages && rp->n_run - 1 > j) {
+                    preempt_last(s, rp);
+                    preempted = true;
+                }
+                free_pages = rp->free_pages;
+                if (need > free_pages) {
+                    preempt_last(s, rp);
+                    preempted = true;
+                    free_pages = rp->free_pages;
+                    break;
+                }
             }
-            if (need > rp->free_pages) {
-                preempt_last(s, rp);
-                preempted = true;
-                break;
-            }
-            rp->free_pages -= need;
+            free_pages -= need;
             r->pages += need;
-            add_work(r, 1, true, &it);
-            schedule(rp, i, 1);
+            decode_ctx += r->computed + 1;
+            rp->sched_req[n_sched] = i;
+            rp->sched_tok[n_sched] = 1;
+            n_sched++;
             budget -= 1;
-            i = r->next;
         }
+        rp->free_pages = free_pages;
+        rp->n_sched = n_sched;
+        it.decode_seqs = n_sched;
+        it.decode_ctx = (double)decode_ctx;
         /* Then the prompts in progress, a chunk each, within the budget and
          * the free pages (chunked prefill only: otherwise none is left). */
-        for (int i = rp->running.head; i >= 0 && budget > 0; i = s->req[i].next) {
+        for (int j = 0; j < n_prefilling && budget > 0; j++) {
+            const int i = rp->prefilling[j];
             sim_req *r = &s->req[i];
-            if (is_decoding(r))
-                continue;
             int n = r->target - r->computed;
             if (n > s->chunk)
                 n = s->chunk;
@@ -639,15 +688,15 @@ static bool start_iteration(sim_t *s, int k, double t)
                 n = room;
             if (n <= 0)
                 continue;
-            int need = pages_for(s, r->computed + n) - r->pages;
+            int need = pages_needed(s, r->computed + n, r->pages);
             rp->free_pages -= need;
             r->pages += need;
-            add_work(r, n, false, &it);
+            add_prefill(r, n, &it);
             schedule(rp, i, n);
             budget -= n;
         }
         if (s->chunked && !preempted) {
-            while (rp->waiting.head >= 0 && rp->running.count < s->max_seqs && budget > 0) {
+            while (rp->waiting.head >= 0 && rp->n_run < s->max_seqs && budget > 0) {
                 sim_req *r = &s->req[rp->waiting.head];
                 int n = r->target - r->computed;
                 if (n > s->chunk)
@@ -672,20 +721,29 @@ static bool start_iteration(sim_t *s, int k, double t)
     s->iterations++;
     s->batch_sum += rp->n_sched;
     /* pages held during the iteration, inside the window */
-    double a = fmax(t, s->win_a), b = fmin(t + dt, s->win_b);
-    if (b > a)
-        s->kv_page_time += (double)(s->total_pages - rp->free_pages) * (b - a);
-    if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->running.count &&
+    add_page_time(&s->kv_page_time, s->total_pages - rp->free_pages, t, t + dt, s->win_a, s->win_b);
+    if (it.prefill_tokens == 0 && !preempted && rp->waiting.count == 0 && rp->n_sched == rp->n_run &&
         rp->t_end < s->next_arrival)
-        run_decodes(s, rp, &it);
+        run_decodes(s, rp, it);
     heap_push(s, k);
     return true;
+}
+
+/* Take the sequences that finished out of the running ones, in order. */
+static void drop_done(sim_t *s, sim_replica *rp)
+{
+    int m = 0;
+    for (int j = 0; j < rp->n_run; j++)
+        if (s->req[rp->run[j]].state != ST_DONE)
+            rp->run[m++] = rp->run[j];
+    rp->n_run = m;
 }
 
 static void end_iteration(sim_t *s, int k)
 {
     sim_replica *rp = &s->rep[k];
     double t = rp->t_end;
+    int done = 0;
     if (rp->group > 0) {
         /* a run of decode-only iterations: the tokens of all but the last
          * were counted as they were run */
@@ -696,20 +754,23 @@ static void end_iteration(sim_t *s, int k)
             r->computed += g;
             r->generated += g;
             r->pages = pages_for(s, r->computed);
-            if (t >= s->win_a && t <= s->win_b)
-                s->tokens_in_window += 1;
             if (r->generated >= r->output) {
                 r->finish = t;
                 r->state = ST_DONE;
                 rp->free_pages += r->pages;
                 r->pages = 0;
-                list_remove(s, &rp->running, i);
+                done++;
             }
         }
+        if (t >= s->win_a && t <= s->win_b)
+            s->tokens_in_window += rp->n_sched;
+        if (done)
+            drop_done(s, rp);
         rp->group = 0;
         rp->busy = false;
         return;
     }
+    int emitted = 0;
     for (int j = 0; j < rp->n_sched; j++) {
         sim_req *r = &s->req[rp->sched_req[j]];
         bool emits = is_decoding(r);
@@ -721,16 +782,20 @@ static void end_iteration(sim_t *s, int k)
         if (r->generated == 0)
             r->first = t;
         r->generated++;
-        if (t >= s->win_a && t <= s->win_b)
-            s->tokens_in_window += 1;
+        emitted++;
         if (r->generated >= r->output) {
             r->finish = t;
             r->state = ST_DONE;
             rp->free_pages += r->pages;
             r->pages = 0;
-            list_remove(s, &rp->running, rp->sched_req[j]);
+            done++;
         }
     }
+    /* token counts are integers: a double sums them exactly in any order */
+    if (t >= s->win_a && t <= s->win_b)
+        s->tokens_in_window += emitted;
+    if (done)
+        drop_done(s, rp);
     rp->busy = false;
 }
 
@@ -738,9 +803,9 @@ static int route(const sim_t *s, int i, int policy)
 {
     if (policy == ROUTE_RR)
         return i % s->n_rep;
-    int best = 0, best_n = s->rep[0].waiting.count + s->rep[0].running.count;
+    int best = 0, best_n = s->rep[0].waiting.count + s->rep[0].n_run;
     for (int k = 1; k < s->n_rep; k++) {
-        int n = s->rep[k].waiting.count + s->rep[k].running.count;
+        int n = s->rep[k].waiting.count + s->rep[k].n_run;
         if (n < best_n) {
             best = k;
             best_n = n;
@@ -783,15 +848,116 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* numpy's default percentile (linear interpolation) of sorted v[0..n). */
+/* The percentiles reported: the table's rows, which include the outputs' 50, 90 and 99. */
+static const double PCTS[] = {50, 90, 95, 99, 99.9, 100};
+#define N_PCTS (sizeof PCTS / sizeof PCTS[0])
+
+/* The two ranks percentile q interpolates between, in v[0..n), n > 0. */
+static void percentile_ranks(int n, double q, double *pos, int *lo, int *hi)
+{
+    *pos = q / 100.0 * (n - 1);
+    *lo = (int)floor(*pos);
+    *hi = *lo + 1 < n ? *lo + 1 : n - 1;
+}
+
+/* numpy's default percentile (linear interpolation) of v[0..n), whose
+ * ranks for q are in place (select_percentiles). */
 static double percentile(const double *v, int n, double q)
 {
     if (n <= 0)
         return NAN;
-    double pos = q / 100.0 * (n - 1);
-    int lo = (int)floor(pos);
-    int hi = lo + 1 < n ? lo + 1 : n - 1;
+    double pos;
+    int lo, hi;
+    percentile_ranks(n, q, &pos, &lo, &hi);
     return v[lo] + (v[hi] - v[lo]) * (pos - lo);
+}
+
+static inline void swap_double(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Put into v[k] the value that sorting v[lo..hi] would put there, for each
+ * k of ranks[0..nr) (ascending, inside [lo, hi]): quickselect on several
+ * ranks at once, partitioning three ways (below, equal to, above a median
+ * of three) and going on only into the parts holding a rank. After 64
+ * partitions of one range (samples that defeat the median of three) the
+ * range is sorted instead, so the work stays O(n log n). */
+static void select_ranks(double *v, int lo, int hi, const int *ranks, int nr)
+{
+    for (int rounds = 0; nr > 0 && hi - lo >= 16; rounds++) {
+        if (rounds == 64) {
+            qsort(v + lo, (size_t)(hi - lo + 1), sizeof *v, cmp_double);
+            return;
+        }
+        int mid = lo + (hi - lo) / 2;
+        if (v[mid] < v[lo])
+            swap_double(&v[mid], &v[lo]);
+        if (v[hi] < v[lo])
+            swap_double(&v[hi], &v[lo]);
+        if (v[hi] < v[mid])
+            swap_double(&v[hi], &v[mid]);
+        const double pivot = v[mid];
+        int lt = lo, i = lo, gt = hi; /* v[lo..lt) < pivot, v[lt..i) == pivot, v(gt..hi] > pivot */
+        while (i <= gt) {
+            if (v[i] < pivot)
+                swap_double(&v[lt++], &v[i++]);
+            else if (v[i] > pivot)
+                swap_double(&v[i], &v[gt--]);
+            else
+                i++;
+        }
+        int below = 0, above = nr;
+        while (below < nr && ranks[below] < lt)
+            below++;
+        while (above > below && ranks[above - 1] > gt)
+            above--;
+        /* ranks[below..above) fall among the pivot's equals: in place */
+        if (below < nr - above) {
+            select_ranks(v, lo, lt - 1, ranks, below);
+            lo = gt + 1;
+            ranks += above;
+            nr -= above;
+        } else {
+            select_ranks(v, gt + 1, hi, ranks + above, nr - above);
+            hi = lt - 1;
+            nr = below;
+        }
+    }
+    if (nr > 0)
+        for (int i = lo + 1; i <= hi; i++) /* insertion sort of a short range */
+            for (int j = i; j > lo && v[j] < v[j - 1]; j--)
+                swap_double(&v[j], &v[j - 1]);
+}
+
+/* Put in place the ranks every reported percentile of v[0..n) reads. */
+static void select_percentiles(double *v, int n)
+{
+    if (n <= 0)
+        return;
+    int ranks[2 * N_PCTS], nr = 0;
+    for (size_t q = 0; q < N_PCTS; q++) {
+        double pos;
+        int lo, hi;
+        percentile_ranks(n, PCTS[q], &pos, &lo, &hi);
+        ranks[nr++] = lo;
+        ranks[nr++] = hi;
+    }
+    /* ascending, without repeats (a short insertion sort: neighbouring
+     * percentiles of few samples share ranks) */
+    for (int k = 1; k < nr; k++)
+        for (int j = k; j > 0 && ranks[j] < ranks[j - 1]; j--) {
+            int t = ranks[j];
+            ranks[j] = ranks[j - 1];
+            ranks[j - 1] = t;
+        }
+    int m = 0;
+    for (int k = 0; k < nr; k++)
+        if (m == 0 || ranks[k] != ranks[m - 1])
+            ranks[m++] = ranks[k];
+    select_ranks(v, 0, n - 1, ranks, m);
 }
 
 static double mean_of(const double *v, int n)
@@ -900,9 +1066,9 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
         s.chunk = 1 << 30;
 
     /* Everything sized up front: requests, replicas, schedules, heap, and the samples. */
-    s.req = calloc((size_t)n_req, sizeof *s.req);
+    s.req = aligned_alloc(SIM_REQ_ALIGN, (size_t)n_req * sizeof *s.req);
     s.rep = calloc((size_t)n_rep, sizeof *s.rep);
-    int *sched = calloc((size_t)n_rep * (2 * (size_t)max_seqs + (size_t)page), sizeof(int));
+    int *sched = calloc((size_t)n_rep * (4 * (size_t)max_seqs + (size_t)page), sizeof(int));
     s.heap = malloc(sizeof(int) * (size_t)n_rep);
     double *samples = malloc(sizeof(double) * 3 * (size_t)n_req);
     if (!s.req || !s.rep || !sched || !s.heap || !samples) {
@@ -913,13 +1079,16 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
         free(samples);
         return solver_fail(err, "num_requests", "out of memory for %d simulated requests", n_req);
     }
+    memset(s.req, 0, (size_t)n_req * sizeof *s.req);
     for (int k = 0; k < n_rep; k++) {
         sim_replica *rp = &s.rep[k];
-        rp->waiting = rp->running = (sim_list){-1, -1, 0};
+        rp->waiting = (sim_list){-1, -1, 0};
         rp->free_pages = total_pages;
         rp->sched_req = sched + (size_t)2 * k * max_seqs;
         rp->sched_tok = rp->sched_req + max_seqs;
-        rp->residue = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * page;
+        rp->prefilling = sched + (size_t)n_rep * 2 * max_seqs + (size_t)k * max_seqs;
+        rp->run = sched + (size_t)n_rep * 3 * max_seqs + (size_t)k * max_seqs;
+        rp->residue = sched + (size_t)n_rep * 4 * max_seqs + (size_t)k * page;
     }
 
     /* Arrivals and lengths: the trace's rows, or the seeded draw (core/request_draw.h). */
@@ -1013,9 +1182,9 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
         good += ok;
     }
     double ttft_mean = mean_of(ttft, n_meas), tpot_mean = mean_of(tpot, n_tpot), e2e_mean = mean_of(e2e, n_meas);
-    qsort(ttft, (size_t)n_meas, sizeof *ttft, cmp_double);
-    qsort(tpot, (size_t)n_tpot, sizeof *tpot, cmp_double);
-    qsort(e2e, (size_t)n_meas, sizeof *e2e, cmp_double);
+    select_percentiles(ttft, n_meas);
+    select_percentiles(tpot, n_tpot);
+    select_percentiles(e2e, n_meas);
 
     const double throughput = window > 0 ? done_in_window / window : NAN;
     out_maybe(out, O_TTFT_MEAN, ttft_mean);
@@ -1047,8 +1216,7 @@ static int run_sim(const solver_inputs *in, solver_outputs *out, solver_error *e
     out_int(out, O_WARMUP, warmup);
     out_maybe(out, O_WINDOW, window);
 
-    static const double PCTS[] = {50, 90, 95, 99, 99.9, 100};
-    for (size_t q = 0; q < sizeof PCTS / sizeof PCTS[0]; q++) {
+    for (size_t q = 0; q < N_PCTS; q++) {
         int row = out_row(out);
         if (row < 0)
             break;

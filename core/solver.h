@@ -108,6 +108,12 @@ typedef struct input_desc {
     /* IN_LIST: absent means every record of the `refs` kinds in the
      * request's catalog edition, in catalog order. */
     bool list_all_by_default;
+    /* The name of another input that, given (not null), replaces this one:
+     * this one's default is then not filled, so run() sees it absent and the
+     * answer does not echo it (a request_trace replaces the inputs of a
+     * random draw). Refusing this input when given beside the other is the
+     * solver's constraint. NULL: none. */
+    const char *replaced_by;
     /* IN_ROWS: the fields of every row, all required, each an IN_NUMBER or
      * IN_INTEGER row with its bound check; max_rows: the most rows accepted
      * (a 413 beyond, naming the input). */

@@ -720,5 +720,14 @@ int inputs_parse_given(const solver_desc *s, const json_t *const *json, const ch
             }
         }
     }
+    /* A default an input given in its place makes unused is not filled. */
+    for (size_t i = 0; i < s->n_inputs; i++) {
+        const char *by = s->inputs[i].replaced_by;
+        if (!by || !in->v[i].defaulted)
+            continue;
+        int k = solver_input_index(s, by);
+        if (k >= 0 && in_has(in, k))
+            memset(&in->v[i], 0, sizeof in->v[i]);
+    }
     return 0;
 }

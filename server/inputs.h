@@ -49,8 +49,10 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
 
 /* Parse the inputs given, by input index: json[i] (a JSON value; NULL: not
  * given) or else text[i] (query text; NULL: not given); either array may be
- * NULL. Inputs not given get their defaults; a required one is a 400. No
- * bound checks. Inline records go into in->owned (inputs_release). */
+ * NULL. Inputs not given get their defaults, except those whose descriptor
+ * names as replaced_by an input that is given (they stay absent); a required
+ * one is a 400. No bound checks. Inline records go into in->owned
+ * (inputs_release). */
 int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
                        const catalog_edition *ed, solver_inputs *in, api_error *err);
 

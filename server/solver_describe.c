@@ -128,6 +128,8 @@ static json_t *describe_input(const input_desc *d)
         json_object_set_new(j, "nullable", json_true());
     if (d->list_all_by_default)
         json_object_set_new(j, "default_all", json_true());
+    if (d->replaced_by)
+        json_object_set_new(j, "replaced_by", json_string(d->replaced_by));
     if (d->kind == IN_ENUM) {
         json_t *vals = json_array();
         for (int k = 0; d->enum_values[k]; k++)

@@ -330,6 +330,27 @@ Test(serving_simulation_api, a_trace_answers_alike_through_every_route, .timeout
     cr_expect_eq(json_integer_value(json_object_get(want, "measured_requests")), 4);
     cr_expect_eq(json_array_size(json_object_get(json_object_get(one, "inputs"), "request_trace")), 4,
                  "the answer echoes the trace");
+    /* the inputs of a draw, which the trace replaces, are not echoed with their defaults */
+    static const char *const DRAW[] = {"arrival_rate_qps", "arrival_process", "arrival_cv", "prompt_tokens",
+                                       "prompt_distribution", "output_tokens", "output_distribution", "length_cv",
+                                       "num_requests", "seed"};
+    for (size_t k = 0; k < sizeof DRAW / sizeof DRAW[0]; k++)
+        cr_expect_null(json_object_get(json_object_get(one, "inputs"), DRAW[k]), "the echo shows %s", DRAW[k]);
+    cr_expect_not_null(json_object_get(json_object_get(one, "inputs"), "max_num_seqs"), "the other defaults are echoed");
+    /* and /solvers says so */
+    json_t *desc = api_get_ok("/solvers/serving_simulation");
+    size_t di;
+    json_t *d;
+    int replaced = 0;
+    json_array_foreach(json_object_get(desc, "inputs"), di, d) {
+        const char *by = json_string_value(json_object_get(d, "replaced_by"));
+        if (by) {
+            cr_expect_str_eq(by, "request_trace");
+            replaced++;
+        }
+    }
+    cr_expect_eq(replaced, (int)(sizeof DRAW / sizeof DRAW[0]), "%d inputs replaced_by request_trace", replaced);
+    json_decref(desc);
 
     /* GET: the trace as JSON text in the query */
     char *q = curl_easy_escape(NULL, SMALL_TRACE, 0);
