@@ -233,6 +233,7 @@ static void choose_entries(fit_state *f, const catalog_edition *ed)
             find_affects(f, idx, base);
             if (f->n_affects[idx] < 3 || distinct_groups(f, f->affects[idx], f->n_affects[idx]) < 2) {
                 free(f->affects[idx]);
+                f->affects[idx] = NULL; /* the final clean-up frees every slot */
                 f->n_entries--;
             }
         }
