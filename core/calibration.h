@@ -56,6 +56,7 @@ typedef enum {
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */
     CP_DECODE_SEQ_S,     /* per sequence per decode step (sampling, scheduling, paging), s       */
+    CP_PREFILL_LAYER_S,  /* per layer of a prefill pass on top of the decode step's, s           */
     CP_AR_LATENCY_S,     /* fixed latency of one all-reduce inside a node, s                     */
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */
@@ -63,6 +64,7 @@ typedef enum {
     CP_PREC_FP32,        /* fp32/tf32 efficiency relative to 16-bit                              */
     CP_PREC_8BIT,        /* fp8/int8 efficiency relative to 16-bit                               */
     CP_PREC_4BIT,        /* int4 efficiency relative to 16-bit                                   */
+    CP_FP32_VECTOR,      /* fp32 rate as a share of the default (16-bit tensor) peak, where the catalog states no fp32 rate */
     CP_N
 } calib_param;
 

@@ -57,7 +57,7 @@ static tf_shape tf_shape_of(const model_t *m)
 }
 
 /* The precisions compared by key below, found once (PRECISION_KEYS is constant). */
-static int g_int4 = -1, g_int8 = -1, g_fp16 = -1;
+static int g_int4 = -1, g_int8 = -1, g_fp16 = -1, g_fp32 = -1;
 static pthread_once_t g_keys_once = PTHREAD_ONCE_INIT;
 
 static void keys_init(void)
@@ -65,6 +65,7 @@ static void keys_init(void)
     g_int4 = precision_find("int4");
     g_int8 = precision_find("int8");
     g_fp16 = precision_find("fp16");
+    g_fp32 = precision_find("fp32");
 }
 
 static bool is_int4(int precision)
@@ -73,12 +74,34 @@ static bool is_int4(int precision)
     return precision == g_int4;
 }
 
+/* fp32 on the vector units: where the catalog states no fp32 rate, the
+ * default peak it falls back to is the 16-bit tensor rate, which fp32 does
+ * not use; it runs at a fitted share of it (NVIDIA's fp32 rate is 1/8 to
+ * 1/16 of the 16-bit tensor rate). 1 otherwise. */
+static double fp32_vector_share(const hw_node *hw, int precision)
+{
+    pthread_once(&g_keys_once, keys_init);
+    if (precision != g_fp32 || hw_find_precision(hw, "fp32"))
+        return 1.0;
+    return calib_value(CP_FP32_VECTOR, NULL);
+}
+
+/* Names the fp32 term in the trace where it applies. */
+static void trace_fp32(solver_outputs *msgs, const hw_node *hw, int precision)
+{
+    double share = fp32_vector_share(hw, precision);
+    if (share != 1.0 && !msgs->quiet)
+        solver_trace(msgs, "Measured: fp32 on the vector units at %.3g of %s's default peak (the catalog states no "
+                           "fp32 rate).",
+                     share, hw->name);
+}
+
 /* Peak rate of the arithmetic: weight-only int4 computes in 16-bit. */
 static double compute_peak(const hw_node *hw, int precision)
 {
     if (is_int4(precision))
         return llm_peak_flops(hw, g_fp16);
-    return llm_peak_flops(hw, precision);
+    return llm_peak_flops(hw, precision) * fp32_vector_share(hw, precision);
 }
 
 /* Bytes of one KV-cache or activation element of an LLM: 16-bit under
@@ -131,10 +154,12 @@ calib_family measured_single_node_family(const model_t *m, bool training)
 
 /* --- single node ------------------------------------------------------------------ */
 
-void measured_roofline(const roofline_query *q, double peak, roofline_result *r, solver_outputs *msgs)
+void measured_roofline(const roofline_query *q, double peak_stated, roofline_result *r, solver_outputs *msgs)
 {
     const model_t *m = q->model;
     const hw_node *hw = q->hw;
+    const double peak = peak_stated * fp32_vector_share(hw, q->precision);
+    trace_fp32(msgs, hw, q->precision);
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
     const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
     const double pf = calib_precision_factor(q->precision);
@@ -272,6 +297,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     tf_shape s = tf_shape_of(m);
     const double pf = calib_precision_factor(p->precision);
     const double peak = compute_peak(hw, p->precision);
+    trace_fp32(msgs, hw, p->precision);
     const double e_mm = efficiency_given ? p->efficiency : calib_value(CP_GEMM_EFF, hw) * pf;
     const double e_att = calib_value(CP_ATTN_EFF, hw) * pf;
     const double kvb = p->kv_bytes > 0 ? p->kv_bytes : llm_act_bytes(p->precision);
@@ -286,8 +312,11 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double t_pc = (f_mm / e_mm + f_att / e_att) / (peak * tp);
     double t_pw = s.total * wbw / tp / (hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw));
     double t_par = 2.0 * s.layers * allreduce(p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
-    double t_plaunch = s.layers * calib_value(CP_DECODE_LAYER_S, NULL); /* a serving engine's fixed cost per layer */
-    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + hw->dispatch_tax * r->chunks + kv_transfer;
+    /* A serving engine's fixed cost per layer, plus the prefill launch time:
+     * a prefill's variable-shape kernels run outside the captured graphs. */
+    double t_plaunch = s.layers * calib_value(CP_DECODE_LAYER_S, NULL);
+    double t_prelaunch = s.layers * calib_value(CP_PREFILL_LAYER_S, NULL);
+    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + t_prelaunch * r->chunks + hw->dispatch_tax * r->chunks + kv_transfer;
 
     /* Decode: the weights the batch touches and the KV cache, at the achieved
      * bandwidth, or the matmuls when the batch is large enough to be
@@ -311,6 +340,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     r->itl = itl;
 
     trace_ms(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
+    trace_ms(msgs, "prefill launch time", t_prelaunch * r->chunks, "fitted time per layer of each prefill pass");
     if (tp > 1) {
         trace_ms(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
         trace_ms(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
@@ -350,6 +380,7 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     const double pf = calib_precision_factor(q->precision);
     const double peak = compute_peak(hw, q->precision);
     const double eff = efficiency_given ? q->efficiency : calib_value(CP_TRAIN_EFF, hw) * pf;
+    trace_fp32(msgs, hw, q->precision);
     const double gb = fmax(precision_bytes(q->precision), 2.0); /* gradients reduce in 16-bit or wider */
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
     (void)err;
@@ -474,6 +505,8 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     *c = (serving_iter_cost){0};
     c->weight_bytes = m->parameters * wb;
     c->fixed_prefill = hw->dispatch_tax;
+    if (measured) /* serving_times()'s prefill launch time */
+        c->fixed_prefill += tf_shape_of(m).layers * calib_value(CP_PREFILL_LAYER_S, NULL);
 
     if (!measured) {
         /* serving_solve's prefill (2 N t + 4 L H d t S at peak x efficiency)

@@ -31,9 +31,10 @@
 #include "core/roofline.h"
 
 /* single_node (and pipeline's roofline): replace r's times, throughput,
- * bottleneck, MFU and energy with measured mode's. `peak` is the rate the
- * precision computes at, as mlsysim chose it. */
-void measured_roofline(const roofline_query *q, double peak, roofline_result *r, solver_outputs *msgs);
+ * bottleneck, MFU and energy with measured mode's. `peak_stated` is the rate
+ * the precision computes at, as mlsysim chose it (fp32 without a stated rate
+ * is scaled to the vector units'). */
+void measured_roofline(const roofline_query *q, double peak_stated, roofline_result *r, solver_outputs *msgs);
 
 /* serving: TTFT and ITL of p at tensor-parallel degree tp (>= 1), in
  * measured mode when `measured`, else mlsysim's times split over tp (tp 1:
@@ -90,7 +91,8 @@ typedef struct {
     /* tensor-parallel all-reduces per iteration: fixed + per token */
     double ar_fixed, ar_token;
     /* fixed costs, s: every iteration, an iteration with prefill (dispatch),
-     * with decode (mlsysim's per-layer tax), per decode sequence */
+     * with decode (mlsysim's per-layer tax), per decode sequence; measured
+     * mode adds the prefill launch time to fixed_prefill */
     double fixed_iteration, fixed_prefill, fixed_decode, per_decode_seq;
     /* memory of one replica (tp accelerators), B */
     double weight_bytes, kv_bytes_per_token;

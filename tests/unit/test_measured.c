@@ -29,7 +29,7 @@ static const calib_entry TOY_ENTRIES[] = {
     {CP_DECODE_SEQ_S, NULL, 20e-6, 1}, {CP_TF_ACT_PASSES_Q, NULL, 0.5, 1},
     {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
     {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
-    {CP_PREC_4BIT, NULL, 0.5, 1},
+    {CP_PREC_4BIT, NULL, 0.5, 1},      {CP_PREFILL_LAYER_S, NULL, 30e-6, 1}, {CP_FP32_VECTOR, NULL, 0.125, 1},
     /* per accelerator: only ToyB's memory runs at half the common efficiency */
     {CP_MEM_EFF, "ToyB", 0.4, 1},
 };
@@ -292,6 +292,70 @@ Test(measured, serving_decode_by_hand)
     double kv = 2.0 * 10 * 2 * 128 * 1024 * 2;
     expect_num("kv_cache", kv);
     expect_num("itl", ((2e9 + kv) / 8e11 + 10 * 10e-6 + 20e-6) * 1e3);
+}
+
+/* The prefill launch time: every layer of a prefill pass adds the fitted
+ * time on top of the decode step's per-layer cost (10 layers x 30 us in
+ * TOY), named in the trace; mlsysim mode has no such term. */
+Test(measured, serving_prefill_pays_its_launch_time_per_layer)
+{
+    serve(CALIBRATION_MEASURED, 1);
+    double ttft = num("ttft"), itl = num("itl");
+    cr_expect(traced_exactly("Measured: prefill launch time 0.3 ms (fitted time per layer of each prefill pass)."));
+    calib_entry entries[sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0]];
+    memcpy(entries, TOY_ENTRIES, sizeof TOY_ENTRIES);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+        if (entries[i].param == CP_PREFILL_LAYER_S)
+            entries[i].value = 80e-6;
+    calib_table t = {.entries = entries, .n_entries = sizeof entries / sizeof entries[0]};
+    calibration_use(&t);
+    serve(CALIBRATION_MEASURED, 1);
+    cr_expect(rel_eq(num("ttft") - ttft, 10 * 50e-6 * 1e3), "ttft %.17g ms, was %.17g ms", num("ttft"), ttft);
+    expect_num("itl", itl); /* decode steps are not prefills */
+    serve(CALIBRATION_MLSYSIM, 1);
+    double mlsysim_ttft = num("ttft");
+    calibration_use(&TOY);
+    serve(CALIBRATION_MLSYSIM, 1);
+    expect_num("ttft", mlsysim_ttft);
+}
+
+/* fp32 on an accelerator whose catalog entry states no fp32 rate (the toy
+ * GPU has no precision table: its 100 TFLOP/s default is the 16-bit rate)
+ * runs at the fitted vector share of it (0.125 in TOY); one that states an
+ * fp32 rate computes at that rate. */
+Test(measured, fp32_without_a_stated_rate_runs_on_the_vector_units)
+{
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_A);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp32");
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.125 * 0.5) * 1e3);
+    cr_expect(traced_exactly("Measured: fp32 on the vector units at 0.125 of ToyA's default peak (the catalog "
+                             "states no fp32 rate)."));
+    hw_node stated = toy_gpu("ToyF");
+    stated.n_precisions = 1;
+    snprintf(stated.precisions[0].name, sizeof stated.precisions[0].name, "fp32");
+    stated.precisions[0].flops = 20e12;
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &stated);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp32");
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (2e13 * 0.5) * 1e3);
+    /* 16-bit work is untouched */
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_A);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp16");
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.5) * 1e3);
 }
 
 /* ---- distributed ---------------------------------------------------------------------------- */
