@@ -161,9 +161,22 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
     const double peak = peak_stated * fp32_vector_share(hw, q->precision);
     trace_fp32(msgs, hw, q->precision);
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
-    const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
+    /* Recomputation instead of spilling: a training step whose footprint
+     * exceeds device memory (mlsysim's memory wall) while its model state
+     * (16-bit weights and gradients, Adam's fp32 state: ADAM_PASS_BYTES per
+     * parameter) fits recomputes the forward pass rather than streaming over
+     * the host link; activations stay in device memory either way. */
+    const bool recompute_to_fit = q->is_training && !r->feasible && !q->activation_recomputation &&
+                                  m->parameters * ADAM_PASS_BYTES <= hw->mem_capacity;
+    const double k = q->is_training ? (q->activation_recomputation || recompute_to_fit ? 4.0 : 3.0) : 1.0;
     const double pf = calib_precision_factor(q->precision);
-    const double bw = r->bw_eff * calib_value(CP_MEM_EFF, hw);
+    const double device_bw = hw->mem_bandwidth * calib_value(CP_MEM_EFF, hw);
+    const double bw = recompute_to_fit ? device_bw : r->bw_eff * calib_value(CP_MEM_EFF, hw);
+    const double act_bw = r->feasible ? bw : device_bw;
+    if (recompute_to_fit && !msgs->quiet)
+        solver_trace(msgs, "Measured: the step does not fit in %s's memory but its model state does: the forward "
+                           "pass is recomputed (4/3 of the compute) instead of spilling.",
+                     hw->name);
     const double ab = precision_bytes(q->precision); /* quantized CNNs and encoders keep activations in the format */
     const double b = q->batch_size;
     double flops, t_compute, act_elems, layers;
@@ -205,7 +218,7 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
                                      : q->is_training ? CP_ACT_PASSES_TRAIN
                                                       : CP_ACT_PASSES_INF,
                                      NULL);
-    double t_act = b * act_elems * ab * passes / bw;
+    double t_act = b * act_elems * ab * passes / act_bw;
     if (act_elems > 0)
         trace_ms(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
     else if (!tf && !msgs->quiet)
@@ -428,7 +441,9 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         double kexp = m->active_experts_per_token > 0 ? m->active_experts_per_token : 1;
         bool in_node = q->ep * q->tp <= node->accelerators_per_node;
         double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
-        double tokens = local * seq * hidden * 2.0 * kexp * q->moe_imbalance / q->tp;
+        /* a replica's `local` sequences are spread over its ep ranks: each
+         * rank sends its own tokens' copies (k per token) */
+        double tokens = local / q->ep * seq * hidden * 2.0 * kexp * q->moe_imbalance / q->tp;
         t_ep = 4.0 * stage_layers * (q->ep - 1.0) / q->ep * tokens / (bw * calib_value(CP_LINK_EFF, NULL));
     }
 
@@ -486,6 +501,8 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
     if (q->tp > 1)
         trace_ms(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
+    if (q->ep > 1)
+        trace_ms(msgs, "expert all-to-all", t_ep, "each rank's token copies to their experts and back, forward and backward");
     if (q->pp > 1)
         trace_ms(msgs, "pipeline bubble", t_bubble, "(pp - 1) / micro-batches of the compute");
     if (dp > 1)

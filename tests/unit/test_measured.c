@@ -358,6 +358,37 @@ Test(measured, fp32_without_a_stated_rate_runs_on_the_vector_units)
     expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.5) * 1e3);
 }
 
+/* Recomputation instead of spilling: the toy LLM's training step at batch 8
+ * and sequence 1024 needs more than a 20 GB accelerator holds (mlsysim's
+ * memory wall), while its model state (16 B x 1e9 parameters) fits: the
+ * forward pass is recomputed (4/3 of the compute) and nothing streams over
+ * the host link. */
+Test(measured, single_node_training_recomputes_rather_than_spills)
+{
+    hw_node small = toy_gpu("ToyS");
+    small.mem_capacity = 20e9;
+    double compute[2], latency[2];
+    const hw_node *gpus[2] = {&GPU_A, &small};
+    for (int i = 0; i < 2; i++) {
+        use_solver("single_node");
+        IN.calibration = CALIBRATION_MEASURED;
+        set_model("model", &LLM);
+        set_hw("hardware", gpus[i]);
+        set_num("batch_size", 8);
+        set_num("seq_len", 1024);
+        set_enum("precision", "fp16");
+        set_bool("is_training", true);
+        solve_ok();
+        compute[i] = num("latency_compute");
+        latency[i] = num("latency");
+    }
+    cr_expect(traced_exactly("Measured: the step does not fit in ToyS's memory but its model state does: the forward "
+                             "pass is recomputed (4/3 of the compute) instead of spilling."));
+    cr_expect(rel_eq(compute[1], compute[0] * 4.0 / 3.0), "compute %.17g ms, %.17g ms with room", compute[1],
+              compute[0]);
+    cr_expect_lt(latency[1], 2.0 * latency[0], "no spill: %.17g ms, %.17g ms with room", latency[1], latency[0]);
+}
+
 /* ---- distributed ---------------------------------------------------------------------------- */
 
 static void train(int microbatches)
@@ -394,6 +425,36 @@ Test(measured, distributed_step_falls_as_microbatches_rise_with_pp)
     /* not given: one micro-batch per sequence of the replica (64 / dp 2 = 32) */
     train(0);
     expect_num("bubble_fraction", (3.0 / 32) / (1 + 3.0 / 32));
+}
+
+/* Expert parallelism: a replica's sequences are spread over its ep ranks,
+ * and each rank sends its own tokens' k copies to their experts and back,
+ * forward and backward (by hand: 16 toy GPUs, ep 8 inside a node at
+ * 100 GB/s x 0.8; dp 2, 32 sequences per replica, 4 per rank):
+ *   4 x 10 layers x 7/8 x (4 x 1024 tokens x 1024 x 2 B x 2 experts) / 8e10 B/s */
+Test(measured, distributed_expert_all_to_all_by_hand)
+{
+    model_t moe = mk_model(WL_SPARSE_TRANSFORMER, 8e9, 4e9, 0);
+    moe.layers = 10;
+    moe.hidden_dim = 1024;
+    moe.heads = 8;
+    moe.kv_heads = 2;
+    moe.experts = 8;
+    moe.active_experts_per_token = 2;
+    moe.active_parameters = 2e9;
+    use_solver("distributed");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &moe);
+    set_ref("fleet", REC_CLUSTER, &FLEET);
+    set_num("tp_size", 1);
+    set_num("pp_size", 1);
+    set_num("ep_size", 8);
+    set_num("batch_size", 64);
+    set_num("seq_len", 1024);
+    set_enum("step_model", "sharded");
+    solve_ok();
+    double bytes = 4.0 * 1024 * 1024 * 2 * 2;
+    expect_num("ep_communication_latency", 4 * 10 * 7.0 / 8.0 * bytes / 8e10 * 1e3);
 }
 
 Test(measured, distributed_reads_the_fitted_training_efficiency)
