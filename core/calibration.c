@@ -48,6 +48,11 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                       .meaning = "Fraction of the precision's peak that a sharded LLM training step sustains on its "
                                  "model FLOPs (MFU before communication and the pipeline bubble)",
                       .lo = 0.05, .hi = 0.95, .start = 0.5, .per_hardware = true},
+    [CP_EXPERT_HALF_TOKENS] = {.name = "expert_gemm_half_fill_tokens", .work = "dense_gemm", .unit = "tokens",
+                               .meaning = "Tokens per expert per micro-batch at which a routed expert's matmuls reach "
+                                          "half the dense training efficiency (an expert sees seq x k / E tokens "
+                                          "per sequence)",
+                               .lo = 1.0, .hi = 1e5, .start = 256.0},
     [CP_MEM_EFF] = {.name = "memory_efficiency", .work = "memory", .unit = "",
                     .meaning = "Fraction of peak memory bandwidth that streaming passes achieve (decode weight and "
                                "KV reads, activation traffic)",

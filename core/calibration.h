@@ -46,6 +46,7 @@ typedef enum {
     CP_CONV_EFF,         /* convolution: fraction of peak (CNN layers)                          */
     CP_ATTN_EFF,         /* attention: fraction of peak for the s^2 score and value matmuls     */
     CP_TRAIN_EFF,        /* sharded training step: fraction of peak for the model FLOPs          */
+    CP_EXPERT_HALF_TOKENS, /* tokens per expert per micro-batch at which an expert GEMM runs at half the dense efficiency */
     CP_MEM_EFF,          /* memory-bound passes: fraction of peak memory bandwidth               */
     CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (fusion)      */
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */

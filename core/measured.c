@@ -256,6 +256,19 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
 
 /* --- serving ---------------------------------------------------------------------- */
 
+/* Parameters of the routed experts a token passes through (MoE: k of E
+ * experts; the rest of its active parameters are attention, shared experts
+ * and dense layers); 0 for a dense model. */
+static double routed_active_params(const model_t *m)
+{
+    if (m->kind != WL_SPARSE_TRANSFORMER || !(m->active_parameters > 0) || m->experts < 2 ||
+        m->active_experts_per_token < 1 || m->active_experts_per_token >= m->experts)
+        return 0.0;
+    double e = m->experts, k = m->active_experts_per_token;
+    double experts_all = (m->parameters - m->active_parameters) * e / (e - k);
+    return fmin(experts_all * k / e, m->active_parameters);
+}
+
 /* Parameters a decode step reads: with experts, only those the batch's
  * tokens route to (each of B tokens picks k of E experts). */
 static double decode_read_params(const model_t *m, double batch)
@@ -425,6 +438,20 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     double micro = microbatches_given ? q->microbatches : fmax(1.0, floor(local));
     double stage_layers = ceil(layers / q->pp);
 
+    /* Expert GEMM fill: a routed expert's matmuls see only the tokens routed
+     * to it, seq x k / E per sequence of a micro-batch, and reach the share
+     * M / (M + M_half) of the dense efficiency (M_half fitted): fine-grained
+     * experts run small, poorly filled GEMMs. */
+    double t_fill = 0.0;
+    double routed = tf ? routed_active_params(m) : 0.0;
+    if (routed > 0) {
+        double m_tok = local / micro * seq * m->active_experts_per_token / m->experts;
+        double fill = m_tok / (m_tok + calib_value(CP_EXPERT_HALF_TOKENS, NULL));
+        double f_routed = 6.0 * routed * q->batch_size * seq * (q->activation_recomputation ? 4.0 / 3.0 : 1.0);
+        t_fill = f_routed * (1.0 / fill - 1.0) / (n * peak * eff);
+        t_compute += t_fill;
+    }
+
     /* Tensor parallelism: 4 all-reduces of a micro-batch's activations per
      * layer of the stage (2 forward, 2 backward), in the node when it fits. */
     double t_tp = 0.0;
@@ -499,6 +526,8 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
     }
     trace_ms(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
+    if (t_fill > 0)
+        trace_ms(msgs, "expert GEMM fill", t_fill, "routed experts' FLOPs beyond dense efficiency: few tokens per expert");
     if (q->tp > 1)
         trace_ms(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
     if (q->ep > 1)

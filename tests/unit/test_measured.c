@@ -30,6 +30,7 @@ static const calib_entry TOY_ENTRIES[] = {
     {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
     {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
     {CP_PREC_4BIT, NULL, 0.5, 1},      {CP_PREFILL_LAYER_S, NULL, 30e-6, 1}, {CP_FP32_VECTOR, NULL, 0.125, 1},
+    {CP_EXPERT_HALF_TOKENS, NULL, 1024, 1},
     /* per accelerator: only ToyB's memory runs at half the common efficiency */
     {CP_MEM_EFF, "ToyB", 0.4, 1},
 };
@@ -455,6 +456,13 @@ Test(measured, distributed_expert_all_to_all_by_hand)
     solve_ok();
     double bytes = 4.0 * 1024 * 1024 * 2 * 2;
     expect_num("ep_communication_latency", 4 * 10 * 7.0 / 8.0 * bytes / 8e10 * 1e3);
+    /* Expert GEMM fill: every active parameter is a routed expert's here
+     * ((8e9 - 2e9) x 8 / 6 = 8e9 in all experts, 2 of 8 active); one sequence
+     * per micro-batch gives 1024 x 2 / 8 = 256 tokens per expert, a fill of
+     * 256 / (256 + 1024) = 0.2: 6 x 2e9 x 64 x 1024 x (1 / 0.2 - 1) FLOPs more
+     * at 16 x 1e14 x 0.4 = 4915.2 ms. */
+    cr_expect(traced_exactly("Measured: expert GEMM fill 4915 ms (routed experts' FLOPs beyond dense efficiency: "
+                             "few tokens per expert)."));
 }
 
 Test(measured, distributed_reads_the_fitted_training_efficiency)
