@@ -6,13 +6,19 @@
  *    (convolution, dense GEMM, attention that grows with the square of the
  *    sequence), plus activation and normalisation traffic (what makes
  *    depthwise networks memory-bound), weight and optimizer traffic, and a
- *    kernel-launch cost per layer;
- *  - serving: prefill with causal attention, decode at the achieved memory
- *    bandwidth with the experts a batch actually touches, both split over
- *    tp accelerators with two all-reduces per layer;
- *  - sharded training: model FLOPs at a fitted fraction of peak, the
- *    tensor-parallel all-reduces, the pipeline bubble of micro-batches, the
- *    exposed share of the gradient all-reduce and the optimizer pass.
+ *    kernel-launch cost per layer; a training step that does not fit
+ *    recomputes its forward pass instead of spilling;
+ *  - serving: prefill with causal attention and its launch time per layer,
+ *    decode at the achieved memory bandwidth with the experts a batch
+ *    actually touches, both split over tp accelerators with two all-reduces
+ *    per layer;
+ *  - sharded training: model FLOPs at a fitted fraction of peak (routed
+ *    experts' at a share that falls with their tokens per micro-batch), the
+ *    tensor-parallel all-reduces, the expert all-to-all, the pipeline bubble
+ *    of micro-batches, the exposed share of the gradient all-reduce and the
+ *    optimizer pass;
+ *  - everywhere: fp32 runs on the vector units where the catalog states no
+ *    fp32 rate.
  *
  * Every term is named in the answer's trace. An input the client gave
  * (efficiency, microbatch_count, ...) wins over the fitted value.
