@@ -50,6 +50,11 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                       .meaning = "Fraction of the precision's peak that a sharded LLM training step sustains on its "
                                  "model FLOPs (MFU before communication and the pipeline bubble)",
                       .lo = 0.05, .hi = 0.95, .start = 0.5, .per_hardware = true},
+    [CP_EXPERT_HALF_TOKENS] = {.name = "expert_gemm_half_fill_tokens", .work = "dense_gemm", .unit = "tokens",
+                               .meaning = "Tokens per expert per micro-batch at which a routed expert's matmuls reach "
+                                          "half the dense training efficiency (an expert sees seq x k / E tokens "
+                                          "per sequence)",
+                               .lo = 1.0, .hi = 1e5, .start = 256.0},
     [CP_MEM_EFF] = {.name = "memory_efficiency", .work = "memory", .unit = "",
                     .meaning = "Fraction of peak memory bandwidth that streaming passes achieve (decode weight and "
                                "KV reads, activation traffic)",
@@ -90,6 +95,11 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                          .meaning = "Time per sequence of the batch per decode step outside the kernels' traffic "
                                     "(sampling, scheduling, KV-cache paging)",
                          .lo = 0.0, .hi = 1e-3, .start = 10e-6},
+    [CP_PREFILL_LAYER_S] = {.name = "prefill_layer_overhead", .work = "overhead", .unit = "s",
+                            .meaning = "Fixed time per layer of a prefill pass on top of a decode step's: engines "
+                                       "replay decode steps as captured graphs but launch a prefill's "
+                                       "variable-shape kernels one by one",
+                            .lo = 0.0, .hi = 1e-3, .start = 10e-6},
     [CP_AR_LATENCY_S] = {.name = "allreduce_latency", .work = "communication", .unit = "s",
                          .meaning = "Fixed latency of one tensor-parallel all-reduce inside a node",
                          .lo = 1e-6, .hi = 1e-3, .start = 15e-6},
@@ -113,6 +123,11 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
     [CP_PREC_4BIT] = {.name = "precision_factor", .work = "precision", .unit = "",
                       .meaning = "Compute efficiency at this precision relative to 16-bit formats",
                       .lo = 0.05, .hi = 3.0, .start = 0.5, .precision = "int4"},
+    [CP_FP32_VECTOR] = {.name = "fp32_vector_share", .work = "precision", .unit = "",
+                        .meaning = "Rate of fp32 arithmetic as a share of the accelerator's default peak (its "
+                                   "16-bit tensor rate) where the catalog states no fp32 rate: fp32 runs on the "
+                                   "vector units, not the tensor cores",
+                        .lo = 0.02, .hi = 1.0, .start = 0.125, .precision = "fp32"},
 };
 
 static const calib_table *g_active;

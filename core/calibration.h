@@ -46,6 +46,7 @@ typedef enum {
     CP_CONV_EFF,         /* convolution: fraction of peak (CNN layers)                          */
     CP_ATTN_EFF,         /* attention: fraction of peak for the s^2 score and value matmuls     */
     CP_TRAIN_EFF,        /* sharded training step: fraction of peak for the model FLOPs          */
+    CP_EXPERT_HALF_TOKENS, /* tokens per expert per micro-batch at which an expert GEMM runs at half the dense efficiency */
     CP_MEM_EFF,          /* memory-bound passes: fraction of peak memory bandwidth               */
     CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (fusion)      */
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */
@@ -56,6 +57,7 @@ typedef enum {
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */
     CP_DECODE_SEQ_S,     /* per sequence per decode step (sampling, scheduling, paging), s       */
+    CP_PREFILL_LAYER_S,  /* per layer of a prefill pass on top of the decode step's, s           */
     CP_AR_LATENCY_S,     /* fixed latency of one all-reduce inside a node, s                     */
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */
@@ -63,6 +65,7 @@ typedef enum {
     CP_PREC_FP32,        /* fp32/tf32 efficiency relative to 16-bit                              */
     CP_PREC_8BIT,        /* fp8/int8 efficiency relative to 16-bit                               */
     CP_PREC_4BIT,        /* int4 efficiency relative to 16-bit                                   */
+    CP_FP32_VECTOR,      /* fp32 rate as a share of the default (16-bit tensor) peak, where the catalog states no fp32 rate */
     CP_N
 } calib_param;
 

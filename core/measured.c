@@ -58,7 +58,7 @@ static tf_shape tf_shape_of(const model_t *m)
 }
 
 /* The precisions compared by key below, found once (PRECISION_KEYS is constant). */
-static int g_int4 = -1, g_int8 = -1, g_fp16 = -1;
+static int g_int4 = -1, g_int8 = -1, g_fp16 = -1, g_fp32 = -1;
 static pthread_once_t g_keys_once = PTHREAD_ONCE_INIT;
 
 static void keys_init(void)
@@ -66,6 +66,7 @@ static void keys_init(void)
     g_int4 = precision_find("int4");
     g_int8 = precision_find("int8");
     g_fp16 = precision_find("fp16");
+    g_fp32 = precision_find("fp32");
 }
 
 static bool is_int4(int precision)
@@ -74,12 +75,34 @@ static bool is_int4(int precision)
     return precision == g_int4;
 }
 
+/* fp32 on the vector units: where the catalog states no fp32 rate, the
+ * default peak it falls back to is the 16-bit tensor rate, which fp32 does
+ * not use; it runs at a fitted share of it (NVIDIA's fp32 rate is 1/8 to
+ * 1/16 of the 16-bit tensor rate). 1 otherwise. */
+static double fp32_vector_share(const hw_node *hw, int precision)
+{
+    pthread_once(&g_keys_once, keys_init);
+    if (precision != g_fp32 || hw_find_precision(hw, "fp32"))
+        return 1.0;
+    return calib_value(CP_FP32_VECTOR, NULL);
+}
+
+/* Names the fp32 term in the trace where it applies. */
+static void trace_fp32(solver_outputs *msgs, const hw_node *hw, int precision)
+{
+    double share = fp32_vector_share(hw, precision);
+    if (share != 1.0 && !msgs->quiet)
+        solver_trace(msgs, "Measured: fp32 on the vector units at %.3g of %s's default peak (the catalog states no "
+                           "fp32 rate).",
+                     share, hw->name);
+}
+
 /* Peak rate of the arithmetic: weight-only int4 computes in 16-bit. */
 static double compute_peak(const hw_node *hw, int precision)
 {
     if (is_int4(precision))
         return llm_peak_flops(hw, g_fp16);
-    return llm_peak_flops(hw, precision);
+    return llm_peak_flops(hw, precision) * fp32_vector_share(hw, precision);
 }
 
 /* Bytes of one KV-cache or activation element of an LLM: 16-bit under
@@ -154,15 +177,30 @@ calib_family measured_single_node_family(const model_t *m, bool training)
 
 /* --- single node ------------------------------------------------------------------ */
 
-void measured_roofline(const roofline_query *q, double peak, roofline_result *r, solver_outputs *msgs)
+void measured_roofline(const roofline_query *q, double peak_stated, roofline_result *r, solver_outputs *msgs)
 {
     const model_t *m = q->model;
     const hw_node *hw = q->hw;
     const double *cv = calib_row(hw), *cc = calib_row(NULL);
+    const double peak = peak_stated * fp32_vector_share(hw, q->precision);
+    trace_fp32(msgs, hw, q->precision);
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
-    const double k = q->is_training ? (q->activation_recomputation ? 4.0 : 3.0) : 1.0;
+    /* Recomputation instead of spilling: a training step whose footprint
+     * exceeds device memory (mlsysim's memory wall) while its model state
+     * (16-bit weights and gradients, Adam's fp32 state: ADAM_PASS_BYTES per
+     * parameter) fits recomputes the forward pass rather than streaming over
+     * the host link; activations stay in device memory either way. */
+    const bool recompute_to_fit = q->is_training && !r->feasible && !q->activation_recomputation &&
+                                  m->parameters * ADAM_PASS_BYTES <= hw->mem_capacity;
+    const double k = q->is_training ? (q->activation_recomputation || recompute_to_fit ? 4.0 : 3.0) : 1.0;
     const double pf = prec_factor(cc, q->precision);
-    const double bw = r->bw_eff * cv[CP_MEM_EFF];
+    const double device_bw = hw->mem_bandwidth * cv[CP_MEM_EFF];
+    const double bw = recompute_to_fit ? device_bw : r->bw_eff * cv[CP_MEM_EFF];
+    const double act_bw = r->feasible ? bw : device_bw;
+    if (recompute_to_fit && !msgs->quiet)
+        solver_trace(msgs, "Measured: the step does not fit in %s's memory but its model state does: the forward "
+                           "pass is recomputed (4/3 of the compute) instead of spilling.",
+                     hw->name);
     const double pb = precision_bytes(q->precision);
     const double ab = pb; /* quantized CNNs and encoders keep activations in the format */
     const double b = q->batch_size;
@@ -204,7 +242,7 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
                        : cc[quantized           ? CP_ACT_PASSES_INF_Q
                           : q->is_training ? CP_ACT_PASSES_TRAIN
                                            : CP_ACT_PASSES_INF];
-    double t_act = b * act_elems * ab * passes / bw;
+    double t_act = b * act_elems * ab * passes / act_bw;
     if (act_elems > 0)
         TRACE_MS(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
     else if (!tf && !msgs->quiet)
@@ -241,6 +279,19 @@ void measured_roofline(const roofline_query *q, double peak, roofline_result *r,
 }
 
 /* --- serving ---------------------------------------------------------------------- */
+
+/* Parameters of the routed experts a token passes through (MoE: k of E
+ * experts; the rest of its active parameters are attention, shared experts
+ * and dense layers); 0 for a dense model. */
+static double routed_active_params(const model_t *m)
+{
+    if (m->kind != WL_SPARSE_TRANSFORMER || !(m->active_parameters > 0) || m->experts < 2 ||
+        m->active_experts_per_token < 1 || m->active_experts_per_token >= m->experts)
+        return 0.0;
+    double e = m->experts, k = m->active_experts_per_token;
+    double experts_all = (m->parameters - m->active_parameters) * e / (e - k);
+    return fmin(experts_all * k / e, m->active_parameters);
+}
 
 /* Parameters a decode step reads: with experts, only those the batch's
  * tokens route to (each of B tokens picks k of E experts). */
@@ -299,6 +350,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     const double peak = compute_peak(hw, p->precision), peak_dec = dec == hw ? peak : compute_peak(dec, p->precision);
     const double e_mm = efficiency_given ? p->efficiency : cv[CP_GEMM_EFF] * pf;
     const double e_att = cv[CP_ATTN_EFF] * pf;
+    trace_fp32(msgs, hw, p->precision);
     const double kvb = p->kv_bytes > 0 ? p->kv_bytes : llm_act_bytes(p->precision);
     const double wbw = p->weight_bytes > 0 ? p->weight_bytes : wb; /* weight_precision */
     const double kv = llm_kv_cache_bytes(m, p->seq_len, p->batch, kvb);
@@ -311,8 +363,11 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     double t_pc = (f_mm / e_mm + f_att / e_att) / (peak * tp);
     double t_pw = s.total * wbw / tp / (hw->mem_bandwidth * cv[CP_MEM_EFF]);
     double t_par = 2.0 * s.layers * allreduce(cc, p->batch * n_new * s.hidden * 2.0, tp, scale_up_bw(hw));
-    double t_plaunch = s.layers * cc[CP_DECODE_LAYER_S]; /* a serving engine's fixed cost per layer */
-    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + hw->dispatch_tax * r->chunks + kv_transfer;
+    /* A serving engine's fixed cost per layer, plus the prefill launch time:
+     * a prefill's variable-shape kernels run outside the captured graphs. */
+    double t_plaunch = s.layers * cc[CP_DECODE_LAYER_S];
+    double t_prelaunch = s.layers * cc[CP_PREFILL_LAYER_S];
+    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + t_prelaunch * r->chunks + hw->dispatch_tax * r->chunks + kv_transfer;
 
     /* Decode: the weights the batch touches and the KV cache, at the achieved
      * bandwidth, or the matmuls when the batch is large enough to be
@@ -336,6 +391,7 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     r->itl = itl;
 
     TRACE_MS(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
+    TRACE_MS(msgs, "prefill launch time", t_prelaunch * r->chunks, "fitted time per layer of each prefill pass");
     if (tp > 1) {
         TRACE_MS(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
         TRACE_MS(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
@@ -376,6 +432,7 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     const double pf = prec_factor(cc, q->precision);
     const double peak = compute_peak(hw, q->precision);
     const double eff = efficiency_given ? q->efficiency : cv[CP_TRAIN_EFF] * pf;
+    trace_fp32(msgs, hw, q->precision);
     const double gb = fmax(precision_bytes(q->precision), 2.0); /* gradients reduce in 16-bit or wider */
     const bool tf = m->kind == WL_TRANSFORMER || m->kind == WL_SPARSE_TRANSFORMER;
     (void)err;
@@ -407,6 +464,20 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
     double micro = microbatches_given ? q->microbatches : fmax(1.0, floor(local));
     double stage_layers = ceil(layers / q->pp);
 
+    /* Expert GEMM fill: a routed expert's matmuls see only the tokens routed
+     * to it, seq x k / E per sequence of a micro-batch, and reach the share
+     * M / (M + M_half) of the dense efficiency (M_half fitted): fine-grained
+     * experts run small, poorly filled GEMMs. */
+    double t_fill = 0.0;
+    double routed = tf ? routed_active_params(m) : 0.0;
+    if (routed > 0) {
+        double m_tok = local / micro * seq * m->active_experts_per_token / m->experts;
+        double fill = m_tok / (m_tok + cc[CP_EXPERT_HALF_TOKENS]);
+        double f_routed = 6.0 * routed * q->batch_size * seq * (q->activation_recomputation ? 4.0 / 3.0 : 1.0);
+        t_fill = f_routed * (1.0 / fill - 1.0) / (n * peak * eff);
+        t_compute += t_fill;
+    }
+
     /* Tensor parallelism: 4 all-reduces of a micro-batch's activations per
      * layer of the stage (2 forward, 2 backward), in the node when it fits. */
     double t_tp = 0.0;
@@ -423,7 +494,9 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         double kexp = m->active_experts_per_token > 0 ? m->active_experts_per_token : 1;
         bool in_node = q->ep * q->tp <= node->accelerators_per_node;
         double bw = in_node ? node->intra_node_bw : comm_fabric_bw(&fleet->fabric);
-        double tokens = local * seq * hidden * 2.0 * kexp * q->moe_imbalance / q->tp;
+        /* a replica's `local` sequences are spread over its ep ranks: each
+         * rank sends its own tokens' copies (k per token) */
+        double tokens = local / q->ep * seq * hidden * 2.0 * kexp * q->moe_imbalance / q->tp;
         t_ep = 4.0 * stage_layers * (q->ep - 1.0) / q->ep * tokens / (bw * cc[CP_LINK_EFF]);
     }
 
@@ -479,8 +552,12 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
     }
     TRACE_MS(msgs, "training compute", t_compute, "6 x parameters x tokens + causal attention, at the fitted efficiency");
+    if (t_fill > 0)
+        TRACE_MS(msgs, "expert GEMM fill", t_fill, "routed experts' FLOPs beyond dense efficiency: few tokens per expert");
     if (q->tp > 1)
         TRACE_MS(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
+    if (q->ep > 1)
+        TRACE_MS(msgs, "expert all-to-all", t_ep, "each rank's token copies to their experts and back, forward and backward");
     if (q->pp > 1)
         TRACE_MS(msgs, "pipeline bubble", t_bubble, "(pp - 1) / micro-batches of the compute");
     if (dp > 1)
@@ -500,6 +577,8 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     *c = (serving_iter_cost){0};
     c->weight_bytes = m->parameters * wb;
     c->fixed_prefill = hw->dispatch_tax;
+    if (measured) /* serving_times()'s prefill launch time */
+        c->fixed_prefill += tf_shape_of(m).layers * calib_value(CP_PREFILL_LAYER_S, NULL);
 
     if (!measured) {
         /* serving_solve's prefill (2 N t + 4 L H d t S at peak x efficiency)

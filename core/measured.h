@@ -6,13 +6,19 @@
  *    (convolution, dense GEMM, attention that grows with the square of the
  *    sequence), plus activation and normalisation traffic (what makes
  *    depthwise networks memory-bound), weight and optimizer traffic, and a
- *    kernel-launch cost per layer;
- *  - serving: prefill with causal attention, decode at the achieved memory
- *    bandwidth with the experts a batch actually touches, both split over
- *    tp accelerators with two all-reduces per layer;
- *  - sharded training: model FLOPs at a fitted fraction of peak, the
- *    tensor-parallel all-reduces, the pipeline bubble of micro-batches, the
- *    exposed share of the gradient all-reduce and the optimizer pass.
+ *    kernel-launch cost per layer; a training step that does not fit
+ *    recomputes its forward pass instead of spilling;
+ *  - serving: prefill with causal attention and its launch time per layer,
+ *    decode at the achieved memory bandwidth with the experts a batch
+ *    actually touches, both split over tp accelerators with two all-reduces
+ *    per layer;
+ *  - sharded training: model FLOPs at a fitted fraction of peak (routed
+ *    experts' at a share that falls with their tokens per micro-batch), the
+ *    tensor-parallel all-reduces, the expert all-to-all, the pipeline bubble
+ *    of micro-batches, the exposed share of the gradient all-reduce and the
+ *    optimizer pass;
+ *  - everywhere: fp32 runs on the vector units where the catalog states no
+ *    fp32 rate.
  *
  * Every term is named in the answer's trace. An input the client gave
  * (efficiency, microbatch_count, ...) wins over the fitted value.
@@ -31,9 +37,10 @@
 #include "core/roofline.h"
 
 /* single_node (and pipeline's roofline): replace r's times, throughput,
- * bottleneck, MFU and energy with measured mode's. `peak` is the rate the
- * precision computes at, as mlsysim chose it. */
-void measured_roofline(const roofline_query *q, double peak, roofline_result *r, solver_outputs *msgs);
+ * bottleneck, MFU and energy with measured mode's. `peak_stated` is the rate
+ * the precision computes at, as mlsysim chose it (fp32 without a stated rate
+ * is scaled to the vector units'). */
+void measured_roofline(const roofline_query *q, double peak_stated, roofline_result *r, solver_outputs *msgs);
 
 /* serving: TTFT and ITL of p at tensor-parallel degree tp (>= 1), in
  * measured mode when `measured`, else mlsysim's times split over tp (tp 1:
@@ -90,7 +97,8 @@ typedef struct {
     /* tensor-parallel all-reduces per iteration: fixed + per token */
     double ar_fixed, ar_token;
     /* fixed costs, s: every iteration, an iteration with prefill (dispatch),
-     * with decode (mlsysim's per-layer tax), per decode sequence */
+     * with decode (mlsysim's per-layer tax), per decode sequence; measured
+     * mode adds the prefill launch time to fixed_prefill */
     double fixed_iteration, fixed_prefill, fixed_decode, per_decode_seq;
     /* memory of one replica (tp accelerators), B */
     double weight_bytes, kv_bytes_per_token;

@@ -29,7 +29,8 @@ static const calib_entry TOY_ENTRIES[] = {
     {CP_DECODE_SEQ_S, NULL, 20e-6, 1}, {CP_TF_ACT_PASSES_Q, NULL, 0.5, 1},
     {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
     {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
-    {CP_PREC_4BIT, NULL, 0.5, 1},
+    {CP_PREC_4BIT, NULL, 0.5, 1},      {CP_PREFILL_LAYER_S, NULL, 30e-6, 1}, {CP_FP32_VECTOR, NULL, 0.125, 1},
+    {CP_EXPERT_HALF_TOKENS, NULL, 1024, 1},
     /* per accelerator: only ToyB's memory runs at half the common efficiency */
     {CP_MEM_EFF, "ToyB", 0.4, 1},
 };
@@ -343,6 +344,101 @@ Test(measured, serving_decode_by_hand)
     expect_num("itl", ((2e9 + kv) / 8e11 + 10 * 10e-6 + 20e-6) * 1e3);
 }
 
+/* The prefill launch time: every layer of a prefill pass adds the fitted
+ * time on top of the decode step's per-layer cost (10 layers x 30 us in
+ * TOY), named in the trace; mlsysim mode has no such term. */
+Test(measured, serving_prefill_pays_its_launch_time_per_layer)
+{
+    serve(CALIBRATION_MEASURED, 1);
+    double ttft = num("ttft"), itl = num("itl");
+    cr_expect(traced_exactly("Measured: prefill launch time 0.3 ms (fitted time per layer of each prefill pass)."));
+    calib_entry entries[sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0]];
+    memcpy(entries, TOY_ENTRIES, sizeof TOY_ENTRIES);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+        if (entries[i].param == CP_PREFILL_LAYER_S)
+            entries[i].value = 80e-6;
+    calib_table t = {.entries = entries, .n_entries = sizeof entries / sizeof entries[0]};
+    calibration_use(&t);
+    serve(CALIBRATION_MEASURED, 1);
+    cr_expect(rel_eq(num("ttft") - ttft, 10 * 50e-6 * 1e3), "ttft %.17g ms, was %.17g ms", num("ttft"), ttft);
+    expect_num("itl", itl); /* decode steps are not prefills */
+    serve(CALIBRATION_MLSYSIM, 1);
+    double mlsysim_ttft = num("ttft");
+    calibration_use(&TOY);
+    serve(CALIBRATION_MLSYSIM, 1);
+    expect_num("ttft", mlsysim_ttft);
+}
+
+/* fp32 on an accelerator whose catalog entry states no fp32 rate (the toy
+ * GPU has no precision table: its 100 TFLOP/s default is the 16-bit rate)
+ * runs at the fitted vector share of it (0.125 in TOY); one that states an
+ * fp32 rate computes at that rate. */
+Test(measured, fp32_without_a_stated_rate_runs_on_the_vector_units)
+{
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_A);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp32");
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.125 * 0.5) * 1e3);
+    cr_expect(traced_exactly("Measured: fp32 on the vector units at 0.125 of ToyA's default peak (the catalog "
+                             "states no fp32 rate)."));
+    hw_node stated = toy_gpu("ToyF");
+    stated.n_precisions = 1;
+    snprintf(stated.precisions[0].name, sizeof stated.precisions[0].name, "fp32");
+    stated.precisions[0].flops = 20e12;
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &stated);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp32");
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (2e13 * 0.5) * 1e3);
+    /* 16-bit work is untouched */
+    use_solver("single_node");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &CNN);
+    set_hw("hardware", &GPU_A);
+    set_num("batch_size", 1000);
+    set_enum("precision", "fp16");
+    solve_ok();
+    expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.5) * 1e3);
+}
+
+/* Recomputation instead of spilling: the toy LLM's training step at batch 8
+ * and sequence 1024 needs more than a 20 GB accelerator holds (mlsysim's
+ * memory wall), while its model state (16 B x 1e9 parameters) fits: the
+ * forward pass is recomputed (4/3 of the compute) and nothing streams over
+ * the host link. */
+Test(measured, single_node_training_recomputes_rather_than_spills)
+{
+    hw_node small = toy_gpu("ToyS");
+    small.mem_capacity = 20e9;
+    double compute[2], latency[2];
+    const hw_node *gpus[2] = {&GPU_A, &small};
+    for (int i = 0; i < 2; i++) {
+        use_solver("single_node");
+        IN.calibration = CALIBRATION_MEASURED;
+        set_model("model", &LLM);
+        set_hw("hardware", gpus[i]);
+        set_num("batch_size", 8);
+        set_num("seq_len", 1024);
+        set_enum("precision", "fp16");
+        set_bool("is_training", true);
+        solve_ok();
+        compute[i] = num("latency_compute");
+        latency[i] = num("latency");
+    }
+    cr_expect(traced_exactly("Measured: the step does not fit in ToyS's memory but its model state does: the forward "
+                             "pass is recomputed (4/3 of the compute) instead of spilling."));
+    cr_expect(rel_eq(compute[1], compute[0] * 4.0 / 3.0), "compute %.17g ms, %.17g ms with room", compute[1],
+              compute[0]);
+    cr_expect_lt(latency[1], 2.0 * latency[0], "no spill: %.17g ms, %.17g ms with room", latency[1], latency[0]);
+}
+
 /* ---- distributed ---------------------------------------------------------------------------- */
 
 static void train(int microbatches)
@@ -379,6 +475,43 @@ Test(measured, distributed_step_falls_as_microbatches_rise_with_pp)
     /* not given: one micro-batch per sequence of the replica (64 / dp 2 = 32) */
     train(0);
     expect_num("bubble_fraction", (3.0 / 32) / (1 + 3.0 / 32));
+}
+
+/* Expert parallelism: a replica's sequences are spread over its ep ranks,
+ * and each rank sends its own tokens' k copies to their experts and back,
+ * forward and backward (by hand: 16 toy GPUs, ep 8 inside a node at
+ * 100 GB/s x 0.8; dp 2, 32 sequences per replica, 4 per rank):
+ *   4 x 10 layers x 7/8 x (4 x 1024 tokens x 1024 x 2 B x 2 experts) / 8e10 B/s */
+Test(measured, distributed_expert_all_to_all_by_hand)
+{
+    model_t moe = mk_model(WL_SPARSE_TRANSFORMER, 8e9, 4e9, 0);
+    moe.layers = 10;
+    moe.hidden_dim = 1024;
+    moe.heads = 8;
+    moe.kv_heads = 2;
+    moe.experts = 8;
+    moe.active_experts_per_token = 2;
+    moe.active_parameters = 2e9;
+    use_solver("distributed");
+    IN.calibration = CALIBRATION_MEASURED;
+    set_model("model", &moe);
+    set_ref("fleet", REC_CLUSTER, &FLEET);
+    set_num("tp_size", 1);
+    set_num("pp_size", 1);
+    set_num("ep_size", 8);
+    set_num("batch_size", 64);
+    set_num("seq_len", 1024);
+    set_enum("step_model", "sharded");
+    solve_ok();
+    double bytes = 4.0 * 1024 * 1024 * 2 * 2;
+    expect_num("ep_communication_latency", 4 * 10 * 7.0 / 8.0 * bytes / 8e10 * 1e3);
+    /* Expert GEMM fill: every active parameter is a routed expert's here
+     * ((8e9 - 2e9) x 8 / 6 = 8e9 in all experts, 2 of 8 active); one sequence
+     * per micro-batch gives 1024 x 2 / 8 = 256 tokens per expert, a fill of
+     * 256 / (256 + 1024) = 0.2: 6 x 2e9 x 64 x 1024 x (1 / 0.2 - 1) FLOPs more
+     * at 16 x 1e14 x 0.4 = 4915.2 ms. */
+    cr_expect(traced_exactly("Measured: expert GEMM fill 4915 ms (routed experts' FLOPs beyond dense efficiency: "
+                             "few tokens per expert)."));
 }
 
 Test(measured, distributed_reads_the_fitted_training_efficiency)

@@ -35,12 +35,13 @@
 #define HUBER_DELTA 0.15 /* log-error beyond which the loss grows linearly */
 #define SHRINK 3.0       /* weight of the pull of a per-accelerator value to the common one */
 #define SWEEPS_FULL 8
-#define SWEEPS_LOSO 4
+#define SWEEPS_LOSO 8
 
 static const char *const PARAM_ENUM[CP_N] = {
-    "CP_GEMM_EFF", "CP_CONV_EFF", "CP_ATTN_EFF", "CP_TRAIN_EFF", "CP_MEM_EFF", "CP_ACT_PASSES_INF",
-    "CP_ACT_PASSES_TRAIN", "CP_ACT_PASSES_INF_Q", "CP_TF_ACT_PASSES", "CP_TF_ACT_PASSES_Q", "CP_LAYER_S", "CP_LAYER_S_Q", "CP_DECODE_LAYER_S", "CP_DECODE_SEQ_S", "CP_AR_LATENCY_S", "CP_LINK_EFF", "CP_DP_EXPOSED", "CP_OVERLAP",
-    "CP_PREC_FP32", "CP_PREC_8BIT", "CP_PREC_4BIT",
+    "CP_GEMM_EFF", "CP_CONV_EFF", "CP_ATTN_EFF", "CP_TRAIN_EFF", "CP_EXPERT_HALF_TOKENS", "CP_MEM_EFF", "CP_ACT_PASSES_INF",
+    "CP_ACT_PASSES_TRAIN", "CP_ACT_PASSES_INF_Q", "CP_TF_ACT_PASSES", "CP_TF_ACT_PASSES_Q", "CP_LAYER_S", "CP_LAYER_S_Q", "CP_DECODE_LAYER_S", "CP_DECODE_SEQ_S",
+    "CP_PREFILL_LAYER_S", "CP_AR_LATENCY_S", "CP_LINK_EFF", "CP_DP_EXPOSED", "CP_OVERLAP",
+    "CP_PREC_FP32", "CP_PREC_8BIT", "CP_PREC_4BIT", "CP_FP32_VECTOR",
 };
 
 typedef struct {
@@ -233,6 +234,7 @@ static void choose_entries(fit_state *f, const catalog_edition *ed)
             find_affects(f, idx, base);
             if (f->n_affects[idx] < 3 || distinct_groups(f, f->affects[idx], f->n_affects[idx]) < 2) {
                 free(f->affects[idx]);
+                f->affects[idx] = NULL; /* the final clean-up frees every slot */
                 f->n_entries--;
             }
         }
