@@ -566,22 +566,22 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
         return api_fail(err, 400, "invalid-input", "inputs", "inputs must be an object, got %s", json_type_name(obj));
     const char *key;
     json_t *val;
+    /* One pass over the members (no look-up per input): each names an input, once (the parser
+     * rejects duplicate keys); null stands for "not given" unless the input is nullable. */
+    const json_t *given[SOLVER_MAX_INPUTS] = {NULL};
     if (obj) {
         json_object_foreach((json_t *)obj, key, val) {
-            if (solver_input_index(s, key) < 0) {
+            int i = solver_input_index(s, key);
+            if (i < 0) {
                 char known[400], field[160];
                 list_inputs(s, known, sizeof known);
                 snprintf(field, sizeof field, "inputs.%.100s", key);
                 return api_fail(err, 400, "unknown-input", field, "unknown input '%.100s' for solver %s; its inputs are: %s",
                                 key, s->name, known);
             }
+            if (!json_is_null(val) || s->inputs[i].nullable)
+                given[i] = val;
         }
-    }
-    const json_t *given[SOLVER_MAX_INPUTS] = {NULL};
-    for (size_t i = 0; obj && i < s->n_inputs; i++) {
-        const json_t *j = json_object_get(obj, s->inputs[i].name);
-        if (j && (!json_is_null(j) || s->inputs[i].nullable))
-            given[i] = j;
     }
     return inputs_parse_given(s, given, NULL, ed, in, err);
 }
