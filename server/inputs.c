@@ -586,6 +586,19 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
     return inputs_parse_given(s, given, NULL, ed, in, err);
 }
 
+/* "inputs.<name>" into field (n >= 16) as snprintf would write it, without snprintf's cost;
+ * composed only for an input that is given or needs it (most are defaulted). */
+static const char *input_field(char *field, size_t n, const input_desc *d)
+{
+    size_t nl = strlen(d->name);
+    if (nl > n - 8)
+        nl = n - 8;
+    memcpy(field, "inputs.", 7);
+    memcpy(field + 7, d->name, nl);
+    field[7 + nl] = '\0';
+    return field;
+}
+
 int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
                        const catalog_edition *ed, solver_inputs *in, api_error *err)
 {
@@ -593,25 +606,19 @@ int inputs_parse_given(const solver_desc *s, const json_t *const *json, const ch
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];
         char field[96];
-        /* "inputs.<name>" as snprintf would write it, without snprintf's cost
-         * (this runs for every input of every request) */
-        size_t nl = strlen(d->name);
-        if (nl > sizeof field - 8)
-            nl = sizeof field - 8;
-        memcpy(field, "inputs.", 7);
-        memcpy(field + 7, d->name, nl);
-        field[7 + nl] = '\0';
         if (json && json[i]) {
-            if (input_parse(d, json[i], ed, &in->v[i], &in->owned, field, err) != 0)
+            if (input_parse(d, json[i], ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
         } else if (text && text[i]) {
-            if (input_parse_text(d, text[i], ed, &in->v[i], &in->owned, field, err) != 0)
+            if (input_parse_text(d, text[i], ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
         } else {
             input_default(d, &in->v[i]);
-            if (d->kind == IN_LIST && d->list_all_by_default && list_all(d, ed, &in->v[i], &in->owned, field, err) != 0)
+            if (d->kind == IN_LIST && d->list_all_by_default &&
+                list_all(d, ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
             if (input_is_required(d)) {
+                input_field(field, sizeof field, d);
                 char ex[120] = "";
                 if (d->kind == IN_QUANTITY)
                     dim_describe(*d->dim, ex, sizeof ex);
