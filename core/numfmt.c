@@ -299,11 +299,12 @@ static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
     return true;
 }
 
-/* u in decimal, its last digit just before `end` (20 bytes at most); returns its first digit. */
+/* "00" to "99": two digits per step. */
 static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
 
+/* u in decimal, its last digit just before q; returns its first digit. */
 static char *pairs32(uint32_t u, char *q)
 {
     while (u >= 100) {
@@ -321,9 +322,10 @@ static char *pairs32(uint32_t u, char *q)
     return q;
 }
 
+/* u in decimal (20 digits at most), its last digit just before `end`; returns its first digit.
+ * Eight digits at a time in 32-bit arithmetic, two a step from the right: no digit count first. */
 static char *u64_digits(uint64_t u, char *end)
 {
-    /* eight digits at a time in 32-bit arithmetic, two a step from the right: no digit count first */
     char *q = end;
     while (u >= 100000000) {
         uint32_t lo = (uint32_t)(u % 100000000);
