@@ -531,12 +531,11 @@ void input_default(const input_desc *d, input_value *v)
 
 int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err)
 {
+    solver_error se = {0}; /* one for all: a check writes it only when it fails */
     for (size_t i = 0; i < s->n_inputs; i++) {
-        solver_error se = {0};
         if (solver_check_input(s, i, &in->v[i], &se) != 0)
             return api_solver_fail(err, &se, "inputs");
     }
-    solver_error se = {0};
     if (solver_check_constraints(s, in, &se) != 0)
         return api_solver_fail(err, &se, "inputs");
     return 0;
