@@ -2,6 +2,10 @@
  *
  *   bench_core                 all timings below, one "RESULT key value unit" line each
  *   bench_core --quick         fewer iterations (a smoke run: checks it works, figures are noisy)
+ *   bench_core --cpu-time      time by the process's CPU clock instead of the wall clock: on a
+ *                              shared machine the figures then leave out the time other processes
+ *                              take the CPU away (not their effect on the caches); the checks of
+ *                              docs/BENCHMARKS.md are wall-clock figures
  *   bench_core --verify N      fmt_double / fmt_pyrepr against the previous printf+strtod
  *                              formatter (fmt_double_reference), and fmt_g4 against printf's %.4g,
  *                              on N random doubles (decimal midpoints among them); exit 1 on a mismatch
@@ -76,6 +80,9 @@
 static int g_quick;
 static const char *g_only; /* --only SUBSTRING: run the timings whose key contains it */
 static volatile size_t g_sink;
+static clockid_t g_clock = CLOCK_MONOTONIC; /* --cpu-time: CLOCK_PROCESS_CPUTIME_ID */
+
+static double bench_now(void) { return clock_s(g_clock); }
 
 static int want(const char *key) { return !g_only || strstr(key, g_only) != NULL; }
 
@@ -141,7 +148,7 @@ static double time_solve(const solver_desc *s, const solver_inputs *in, long ite
     out->quiet = quiet;
     double runs[RUNS];
     for (int r = 0; r < RUNS; r++) {
-        double t0 = now_s();
+        double t0 = bench_now();
         for (long i = 0; i < iters; i++) {
             solver_error se;
             se.status = 0;
@@ -150,7 +157,7 @@ static double time_solve(const solver_desc *s, const solver_inputs *in, long ite
             if (s->run(in, out, &se) != 0)
                 die("solve", se.detail);
         }
-        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+        runs[r] = (bench_now() - t0) / (double)iters * 1e9;
         g_sink += (size_t)out->v[0].num;
     }
     free(out);
@@ -161,13 +168,13 @@ static double time_check(const solver_desc *s, const solver_inputs *in, long ite
 {
     double runs[RUNS];
     for (int r = 0; r < RUNS; r++) {
-        double t0 = now_s();
+        double t0 = bench_now();
         for (long i = 0; i < iters; i++) {
             api_error err;
             if (inputs_check(s, in, &err) != 0)
                 die("check", err.detail);
         }
-        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+        runs[r] = (bench_now() - t0) / (double)iters * 1e9;
     }
     return median(runs, RUNS);
 }
@@ -269,7 +276,7 @@ static void time_modes(const solver_desc *s, const solver_inputs *in, long iters
     for (int r = 0; r < RUNS; r++)
         for (int j = 0; j < 2; j++) {
             int k = (r + j) % 2;
-            double t0 = now_s();
+            double t0 = bench_now();
             for (long i = 0; i < iters; i++) {
                 solver_error se;
                 se.status = 0;
@@ -278,7 +285,7 @@ static void time_modes(const solver_desc *s, const solver_inputs *in, long iters
                 if (s->run(m[k], out, &se) != 0)
                     die("solve", se.detail);
             }
-            runs[k][r] = (now_s() - t0) / (double)iters * 1e9;
+            runs[k][r] = (bench_now() - t0) / (double)iters * 1e9;
             g_sink += (size_t)out->v[0].num;
         }
     *sim = median(runs[0], RUNS);
@@ -409,7 +416,7 @@ static double format_bound(const solver_desc *s, solver_inputs *in, long points,
     for (long p0 = 0; p0 < points; p0 += BLOCK) {
         long n = points - p0 < BLOCK ? points - p0 : BLOCK;
         solve_rows(s, in, out, rows, p0, n);
-        double t0 = now_s();
+        double t0 = bench_now();
         for (long i = 0; i < n; i++) {
             put_row(&b, s, &rows[i], csv, p0 + i == 0);
             if (b.len >= 32768) {
@@ -417,7 +424,7 @@ static double format_bound(const solver_desc *s, solver_inputs *in, long points,
                 sb_reset(&b);
             }
         }
-        t += now_s() - t0;
+        t += bench_now() - t0;
     }
     bytes += b.len;
     g_sink += bytes;
@@ -473,10 +480,10 @@ static double time_fmt(int (*f)(char *, size_t, double), const double *vals, siz
     char buf[64];
     for (int r = 0; r < RUNS; r++) {
         size_t acc = 0;
-        double t0 = now_s();
+        double t0 = bench_now();
         for (long i = 0; i < iters; i++)
             acc += (size_t)f(buf, sizeof buf, vals[(size_t)i % n]);
-        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+        runs[r] = (bench_now() - t0) / (double)iters * 1e9;
         g_sink += acc;
     }
     return median(runs, RUNS);
@@ -571,7 +578,7 @@ static double time_app(app_request *req, long iters, int want_status)
 {
     double runs[RUNS];
     for (int r = 0; r < RUNS; r++) {
-        double t0 = now_s();
+        double t0 = bench_now();
         for (long i = 0; i < iters; i++) {
             app_response resp = {0};
             sb_init(&resp.body);
@@ -581,7 +588,7 @@ static double time_app(app_request *req, long iters, int want_status)
             g_sink += resp.body.len;
             app_response_free(&resp);
         }
-        runs[r] = (now_s() - t0) / (double)iters * 1e9;
+        runs[r] = (bench_now() - t0) / (double)iters * 1e9;
     }
     return median(runs, RUNS);
 }
@@ -611,7 +618,7 @@ static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
     req.body_len = strlen(req.body);
     app_response resp = {0};
     sb_init(&resp.body);
-    double t0 = now_s();
+    double t0 = bench_now();
     app_handle(&g_app, &req, &resp);
     if (resp.status != 200 || !resp.stream.ctx)
         die("in-process sweep", resp.body.data ? resp.body.data : "no stream");
@@ -619,7 +626,7 @@ static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
     size_t n, total = 0;
     while ((n = resp.stream.read(resp.stream.ctx, buf, sizeof buf)) > 0 && n != STREAM_FAILED)
         total += n;
-    double t = now_s() - t0;
+    double t = bench_now() - t0;
     app_response_free(&resp);
     if (bytes_out)
         *bytes_out = (double)total;
@@ -632,12 +639,14 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             g_quick = 1;
+        else if (!strcmp(argv[i], "--cpu-time"))
+            g_clock = CLOCK_PROCESS_CPUTIME_ID;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             g_only = argv[++i];
         else if (!strcmp(argv[i], "--verify") && i + 1 < argc)
             verify_n = atol(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--only SUBSTRING] [--verify N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--cpu-time] [--only SUBSTRING] [--verify N]\n", argv[0]);
             return 2;
         }
     }

@@ -4,12 +4,14 @@
 
 #include <time.h>
 
-static inline double now_s(void)
+static inline double clock_s(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
+
+static inline double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 
 /* qsort comparator for doubles (medians of repeated runs). */
 static inline int cmp_double(const void *a, const void *b)

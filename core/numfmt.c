@@ -299,23 +299,16 @@ static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
     return true;
 }
 
-/* Whole numbers below 2^53: the interval around v is at most one unit wide, so
- * no other number of as few digits is in it: the digits are the integer's. */
-/* u in decimal into buf (at least 21 bytes), NUL-terminated; returns the digit count. */
+/* "00" to "99": two digits per step. */
 static const char DIGIT_PAIRS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                                   "8081828384858687888990919293949596979899";
 
-static int u64_decimal(uint64_t u, char *buf)
+/* u in decimal, its last digit just before q; returns its first digit. */
+static char *pairs32(uint32_t u, char *q)
 {
-    /* the digit count first, then two digits a step from the right, in place */
-    int n = 1;
-    for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
-        n++;
-    char *q = buf + n;
-    *q = '\0';
     while (u >= 100) {
-        unsigned r = (unsigned)(u % 100);
+        uint32_t r = u % 100;
         u /= 100;
         q -= 2;
         memcpy(q, DIGIT_PAIRS + 2 * r, 2);
@@ -326,17 +319,37 @@ static int u64_decimal(uint64_t u, char *buf)
     } else {
         *--q = (char)('0' + u);
     }
-    return n;
+    return q;
 }
 
+/* u in decimal (20 digits at most), its last digit just before `end`; returns its first digit.
+ * Eight digits at a time in 32-bit arithmetic, two a step from the right: no digit count first. */
+static char *u64_digits(uint64_t u, char *end)
+{
+    char *q = end;
+    while (u >= 100000000) {
+        uint32_t lo = (uint32_t)(u % 100000000);
+        u /= 100000000;
+        for (int k = 0; k < 4; k++) {
+            q -= 2;
+            memcpy(q, DIGIT_PAIRS + 2 * (lo % 100), 2);
+            lo /= 100;
+        }
+    }
+    return pairs32((uint32_t)u, q);
+}
+
+/* Whole numbers below 2^53: the interval around v is at most one unit wide, so
+ * no other number of as few digits is in it: the digits are the integer's. */
 static bool small_integer(double v, digits *out)
 {
     double a = fabs(v);
     if (!(a < 9007199254740992.0) || a != (double)(uint64_t)a)
         return false;
-    char tmp[24];
-    int n = u64_decimal((uint64_t)a, tmp); /* < 2^53: at most 16 digits */
-    memcpy(out->d, tmp, (size_t)n + 1);
+    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits((uint64_t)a, end);
+    int n = (int)(end - p); /* < 2^53: at most 16 digits */
+    memcpy(out->d, p, (size_t)n);
+    out->d[n] = '\0';
     out->nd = n;
     out->exp10 = n - 1;
     strip_zeros(out);
@@ -421,11 +434,12 @@ static bool fast_shortest(double v, digits *out)
     if (vr_zeros && last == 5 && vr % 2 == 0)
         last = 4; /* exactly half way: round to even */
     uint64_t d = vr + ((vr == vm && !vm_in) || last >= 5);
-    char tmp[24];
-    int nd = u64_decimal(d, tmp);
+    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits(d, end);
+    int nd = (int)(end - p);
     if (nd > MAX_DIGITS)
         return false;
-    memcpy(out->d, tmp, (size_t)nd + 1);
+    memcpy(out->d, p, (size_t)nd);
+    out->d[nd] = '\0';
     out->nd = nd;
     out->exp10 = e10 + removed + nd - 1;
     strip_zeros(out);

@@ -54,12 +54,19 @@ const input_desc ROOFLINE_INPUTS[RL_N_INPUTS] = {
                                                     "selective activation memory"},
 };
 
-/* Pint's "~P" rendering of a byte count in GB, as the Memory Wall trace prints it. */
-static void format_gb(double bytes, char *buf, size_t n)
+/* The Memory Wall trace line, with Pint's "~P" rendering of the byte counts in GB
+ * ("Required 0.0512 GB <= Available 85.89934592 GB on NVIDIA A100."), composed
+ * without printf; nothing when msgs is quiet (a sweep's point drops it anyway). */
+static void memory_wall_trace(bool feasible, double need_bytes, const hw_node *hw, solver_outputs *msgs)
 {
-    char num[40];
-    fmt_pyrepr(num, sizeof num, bytes / 1e9);
-    snprintf(buf, n, "%s GB", num);
+    if (msgs->quiet)
+        return;
+    char need[40], have[40];
+    fmt_pyrepr(need, sizeof need, need_bytes / 1e9);
+    fmt_pyrepr(have, sizeof have, hw->mem_capacity / 1e9);
+    const char *parts[] = {feasible ? "Memory Wall: Passed. Required " : "Memory Wall: FAILED. Required ", need,
+                           feasible ? " GB <= Available " : " GB > Available ", have, " GB on ", hw->name, "."};
+    solver_trace_parts(msgs, parts, sizeof parts / sizeof parts[0]);
 }
 
 static void precision_fallback_warning(const hw_node *hw, const char *key, solver_outputs *msgs)
@@ -123,13 +130,7 @@ int roofline_run(const roofline_query *q, roofline_result *r, solver_outputs *ms
 
     /* 4. Feasibility (inclusive). */
     r->feasible = footprint <= hw->mem_capacity;
-    char need[48], have[48];
-    format_gb(footprint, need, sizeof need);
-    format_gb(hw->mem_capacity, have, sizeof have);
-    if (r->feasible)
-        solver_trace(msgs, "Memory Wall: Passed. Required %s <= Available %s on %s.", need, have, hw->name);
-    else
-        solver_trace(msgs, "Memory Wall: FAILED. Required %s > Available %s on %s.", need, have, hw->name);
+    memory_wall_trace(r->feasible, footprint, hw, msgs);
 
     /* 5. Effective rates. */
     double flops_eff = peak * efficiency;

@@ -52,8 +52,20 @@ int front_read_body(const app *a, const json_t *body, solver_request *r, api_err
 {
     memset(r, 0, sizeof *r);
     r->calibration = a->cfg->calibration;
-    const json_t *js = json_object_get(body, "solver"), *jc = json_object_get(body, "catalog"),
-                 *jk = json_object_get(body, "calibration");
+    /* one pass over the members instead of a hash look-up per name */
+    const json_t *js = NULL, *jc = NULL, *jk = NULL, *ji = NULL;
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)body, key, val) {
+        if (!strcmp(key, "solver"))
+            js = val;
+        else if (!strcmp(key, "inputs"))
+            ji = val;
+        else if (!strcmp(key, "catalog"))
+            jc = val;
+        else if (!strcmp(key, "calibration"))
+            jk = val;
+    }
     if (!json_is_string(js))
         return api_fail(err, 400, js ? "invalid-input" : "missing-input", "solver",
                         "solver must be a string naming a solver (e.g. \"%s\"; GET /solvers lists them)",
@@ -66,7 +78,7 @@ int front_read_body(const app *a, const json_t *body, solver_request *r, api_err
         return -1;
     if (jk && calibration_from_text(json_string_value(jk), &r->calibration) != 0)
         return calibration_fail(err, json_string_value(jk));
-    r->inputs = json_object_get(body, "inputs");
+    r->inputs = ji;
     return 0;
 }
 

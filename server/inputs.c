@@ -631,12 +631,11 @@ void input_default(const input_desc *d, input_value *v)
 
 int inputs_check(const solver_desc *s, const solver_inputs *in, api_error *err)
 {
+    solver_error se = {0}; /* one for all: a check writes it only when it fails */
     for (size_t i = 0; i < s->n_inputs; i++) {
-        solver_error se = {0};
         if (solver_check_input(s, i, &in->v[i], &se) != 0)
             return api_solver_fail(err, &se, "inputs");
     }
-    solver_error se = {0};
     if (solver_check_constraints(s, in, &se) != 0)
         return api_solver_fail(err, &se, "inputs");
     return 0;
@@ -666,24 +665,37 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
         return api_fail(err, 400, "invalid-input", "inputs", "inputs must be an object, got %s", json_type_name(obj));
     const char *key;
     json_t *val;
+    /* One pass over the members (no look-up per input): each names an input, once (the parser
+     * rejects duplicate keys); null stands for "not given" unless the input is nullable. */
+    const json_t *given[SOLVER_MAX_INPUTS] = {NULL};
     if (obj) {
         json_object_foreach((json_t *)obj, key, val) {
-            if (solver_input_index(s, key) < 0) {
+            int i = solver_input_index(s, key);
+            if (i < 0) {
                 char known[400], field[160];
                 list_inputs(s, known, sizeof known);
                 snprintf(field, sizeof field, "inputs.%.100s", key);
                 return api_fail(err, 400, "unknown-input", field, "unknown input '%.100s' for solver %s; its inputs are: %s",
                                 key, s->name, known);
             }
+            if (!json_is_null(val) || s->inputs[i].nullable)
+                given[i] = val;
         }
     }
-    const json_t *given[SOLVER_MAX_INPUTS] = {NULL};
-    for (size_t i = 0; obj && i < s->n_inputs; i++) {
-        const json_t *j = json_object_get(obj, s->inputs[i].name);
-        if (j && (!json_is_null(j) || s->inputs[i].nullable))
-            given[i] = j;
-    }
     return inputs_parse_given(s, given, NULL, ed, in, err);
+}
+
+/* "inputs.<name>" into field (n >= 16) as snprintf would write it, without snprintf's cost;
+ * composed only for an input that is given or needs it (most are defaulted). */
+static const char *input_field(char *field, size_t n, const input_desc *d)
+{
+    size_t nl = strlen(d->name);
+    if (nl > n - 8)
+        nl = n - 8;
+    memcpy(field, "inputs.", 7);
+    memcpy(field + 7, d->name, nl);
+    field[7 + nl] = '\0';
+    return field;
 }
 
 int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
@@ -693,25 +705,19 @@ int inputs_parse_given(const solver_desc *s, const json_t *const *json, const ch
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];
         char field[96];
-        /* "inputs.<name>" as snprintf would write it, without snprintf's cost
-         * (this runs for every input of every request) */
-        size_t nl = strlen(d->name);
-        if (nl > sizeof field - 8)
-            nl = sizeof field - 8;
-        memcpy(field, "inputs.", 7);
-        memcpy(field + 7, d->name, nl);
-        field[7 + nl] = '\0';
         if (json && json[i]) {
-            if (input_parse(d, json[i], ed, &in->v[i], &in->owned, field, err) != 0)
+            if (input_parse(d, json[i], ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
         } else if (text && text[i]) {
-            if (input_parse_text(d, text[i], ed, &in->v[i], &in->owned, field, err) != 0)
+            if (input_parse_text(d, text[i], ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
         } else {
             input_default(d, &in->v[i]);
-            if (d->kind == IN_LIST && d->list_all_by_default && list_all(d, ed, &in->v[i], &in->owned, field, err) != 0)
+            if (d->kind == IN_LIST && d->list_all_by_default &&
+                list_all(d, ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
             if (input_is_required(d)) {
+                input_field(field, sizeof field, d);
                 char ex[120] = "";
                 if (d->kind == IN_QUANTITY)
                     dim_describe(*d->dim, ex, sizeof ex);

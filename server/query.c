@@ -22,6 +22,17 @@ json_t *member_from_text(const char *v)
     return json_string(v);
 }
 
+/* An argument's field in errors, as POST /solve names it: "inputs.%.140s" (field: 148 bytes
+ * or more), without snprintf; composed only for an error. */
+static const char *arg_field(char *field, const char *k)
+{
+    size_t kl = strnlen(k, 140);
+    memcpy(field, "inputs.", 7);
+    memcpy(field + 7, k, kl);
+    field[7 + kl] = '\0';
+    return field;
+}
+
 int query_collect_inputs(const solver_desc *s, const app_request *req, const char *const *reserved,
                          const char *text[SOLVER_MAX_INPUTS], json_t *record[SOLVER_MAX_INPUTS], api_error *err)
 {
@@ -39,11 +50,6 @@ int query_collect_inputs(const solver_desc *s, const app_request *req, const cha
         if (skip)
             continue;
         char name[128], field[160];
-        /* errors name it as POST /solve would: "inputs.%.140s", without snprintf per argument */
-        size_t kl = strnlen(k, 140);
-        memcpy(field, "inputs.", 7);
-        memcpy(field + 7, k, kl);
-        field[7 + kl] = '\0';
         const char *dot = strchr(k, '.');
         size_t n = dot ? (size_t)(dot - k) : strlen(k);
         if (n >= sizeof name)
@@ -52,7 +58,7 @@ int query_collect_inputs(const solver_desc *s, const app_request *req, const cha
         name[n] = '\0';
         int idx = solver_input_index(s, name);
         if (idx < 0) {
-            rc = api_fail(err, 400, "unknown-input", field,
+            rc = api_fail(err, 400, "unknown-input", arg_field(field, k),
                           "unknown input '%.100s' for solver %s (GET /solvers/%s lists its inputs)", name, s->name,
                           s->name);
             break;
@@ -60,7 +66,7 @@ int query_collect_inputs(const solver_desc *s, const app_request *req, const cha
         const input_desc *d = &s->inputs[idx];
         if (dot) {
             if (d->kind != IN_REF) {
-                rc = api_fail(err, 400, "unknown-input", field,
+                rc = api_fail(err, 400, "unknown-input", arg_field(field, k),
                               "'%.100s': only catalog record inputs (model, hardware, fleet, ...) take dotted fields", k);
                 break;
             }
@@ -69,14 +75,14 @@ int query_collect_inputs(const solver_desc *s, const app_request *req, const cha
                 text[idx] = NULL;
             }
             if (json_object_get(record[idx], dot + 1)) {
-                rc = api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
+                rc = api_fail(err, 400, "invalid-input", arg_field(field, k), "'%.100s' is given twice", k);
                 break;
             }
             json_object_set_new(record[idx], dot + 1, member_from_text(v));
         } else if (record[idx] && !json_object_get(record[idx], "base")) {
             json_object_set_new(record[idx], "base", json_string(v));
         } else if (record[idx] || text[idx]) {
-            rc = api_fail(err, 400, "invalid-input", field, "'%.100s' is given twice", k);
+            rc = api_fail(err, 400, "invalid-input", arg_field(field, k), "'%.100s' is given twice", k);
             break;
         } else {
             text[idx] = v;

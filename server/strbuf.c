@@ -10,9 +10,19 @@
 
 void sb_init(strbuf *b) { memset(b, 0, sizeof *b); }
 
+void sb_borrow(strbuf *b, char *mem, size_t cap)
+{
+    sb_init(b);
+    b->data = mem;
+    b->cap = cap;
+    b->borrowed = true;
+    mem[0] = '\0';
+}
+
 void sb_free(strbuf *b)
 {
-    free(b->data);
+    if (!b->borrowed)
+        free(b->data);
     sb_init(b);
 }
 
@@ -32,11 +42,14 @@ bool sb_grow(strbuf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + extra + 1)
         cap *= 2;
-    char *d = realloc(b->data, cap);
+    char *d = b->borrowed ? malloc(cap) : realloc(b->data, cap);
     if (!d) {
         b->oom = true;
         return false;
     }
+    if (b->borrowed)
+        memcpy(d, b->data, b->len + 1);
+    b->borrowed = false;
     b->data = d;
     b->cap = cap;
     return true;
@@ -172,6 +185,12 @@ char *sb_detach(strbuf *b, size_t *len)
 {
     if (!b->data)
         sb_reserve(b, 0);
+    if (b->borrowed && !sb_grow(b, b->cap - b->len)) { /* the caller's memory: a heap copy */
+        if (len)
+            *len = 0;
+        sb_init(b);
+        return NULL;
+    }
     char *d = b->data;
     if (len)
         *len = b->len;

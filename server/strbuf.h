@@ -9,10 +9,14 @@
 typedef struct {
     char *data;
     size_t len, cap;
-    bool oom;   /* an allocation failed: contents are truncated */
+    bool oom;      /* an allocation failed: contents are truncated */
+    bool borrowed; /* data is the caller's memory (sb_borrow): never freed here */
 } strbuf;
 
 void sb_init(strbuf *b);
+/* Write into the caller's `cap` bytes at mem (cap >= 1) instead of the heap; an append that
+ * does not fit moves the contents to the heap first (borrowed turns false), so nothing is lost. */
+void sb_borrow(strbuf *b, char *mem, size_t cap);
 void sb_free(strbuf *b);
 void sb_reset(strbuf *b);
 /* sb_reserve's slow path: grow the allocation (false when out of memory). */

@@ -178,40 +178,90 @@ bool sweep_timed_out(sweep_stream *st)
     return el > st->timeout;
 }
 
+/* Rows go straight into a reader's block of at least DIRECT_MIN bytes (sb_borrow) and stop
+ * once less than ROW_ROOM is left (a longer row moves the piece to the heap, copied); a block
+ * whose free part is below DIRECT_MIN is returned as it is. */
+#define DIRECT_MIN 16384
+#define ROW_ROOM 4096
+
+/* The next piece of the body into st->buf: the header, up to CHUNK bytes of rows (or the
+ * borrowed block, less ROW_ROOM), or the trailer; false once the trailer is out. */
+static bool produce(sweep_stream *st)
+{
+    sb_reset(&st->buf);
+    st->buf_pos = 0;
+    if (st->stage == 3)
+        return false;
+    if (st->stage == 0) {
+        sweep_write_header(st);
+        st->stage = 1;
+    } else if (st->stage == 1) {
+        unsigned long long start = st->next;
+        size_t limit = st->buf.borrowed ? st->buf.cap - ROW_ROOM : CHUNK;
+        while (st->next < st->end && st->buf.len < limit) {
+            sweep_write_row(st, st->next);
+            st->next++;
+            if ((st->next & 1023) == 0 && sweep_timed_out(st)) {
+                st->timed_out = true;
+                break;
+            }
+        }
+        metrics_sweep_points(st->next - start);
+        if (st->next >= st->end || st->timed_out)
+            st->stage = 2;
+    } else {
+        sweep_write_trailer(st);
+        st->stage = 3;
+    }
+    return true;
+}
+
+/* Fills `out` (the sender's whole block: one write to the socket per block, not per CHUNK),
+ * rows written in place where it has room for them. */
 size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
 {
-    while (st->buf_pos >= st->buf.len) {
-        sb_reset(&st->buf);
-        st->buf_pos = 0;
-        if (st->stage == 3)
-            return 0;
-        if (st->stage == 0) {
-            sweep_write_header(st);
-            st->stage = 1;
-        } else if (st->stage == 1) {
-            unsigned long long start = st->next;
-            while (st->next < st->end && st->buf.len < CHUNK) {
-                sweep_write_row(st, st->next);
-                st->next++;
-                if ((st->next & 1023) == 0 && sweep_timed_out(st)) {
-                    st->timed_out = true;
-                    break;
-                }
+    size_t n = 0;
+    while (n < max) {
+        if (st->buf_pos >= st->buf.len && st->stage == 1 && max >= DIRECT_MIN && !st->buf.oom) {
+            if (max - n < DIRECT_MIN)
+                break; /* the block is all but full: the next rows go in place into the next one */
+            strbuf heap = st->buf;
+            sb_borrow(&st->buf, out + n, max - n);
+            produce(st);
+            if (st->buf.oom) { /* the piece is cut: dropped; the next call fails */
+                if (st->buf.borrowed)
+                    st->buf = heap;
+                else
+                    sb_free(&heap);
+                st->buf.oom = true;
+                st->buf_pos = st->buf.len;
+                return n ? n : SWEEP_STREAM_FAILED;
             }
-            metrics_sweep_points(st->next - start);
-            if (st->next >= st->end || st->timed_out)
-                st->stage = 2;
-        } else {
-            sweep_write_trailer(st);
-            st->stage = 3;
+            if (st->buf.borrowed) { /* in place: nothing to copy */
+                n += st->buf.len;
+                st->buf = heap;
+                sb_reset(&st->buf);
+                st->buf_pos = 0;
+            } else {
+                sb_free(&heap); /* a row did not fit: the piece moved to the heap, copied below */
+            }
+            continue;
         }
-        if (st->buf.oom)
-            return SWEEP_STREAM_FAILED;
+        if (st->buf_pos >= st->buf.len) {
+            if (!produce(st))
+                break;
+            if (st->buf.oom) { /* the piece is cut: dropped; what was copied goes first, the next call fails */
+                st->buf_pos = st->buf.len;
+                return n ? n : SWEEP_STREAM_FAILED;
+            }
+            continue;
+        }
+        size_t k = st->buf.len - st->buf_pos;
+        if (k > max - n)
+            k = max - n;
+        memcpy(out + n, st->buf.data + st->buf_pos, k);
+        st->buf_pos += k;
+        n += k;
     }
-    size_t n = st->buf.len - st->buf_pos;
-    if (n > max)
-        n = max;
-    memcpy(out, st->buf.data + st->buf_pos, n);
-    st->buf_pos += n;
     return n;
 }
