@@ -426,6 +426,36 @@ def weight_streaming(inp):
             "wafer_memory_utilization": min(util, 1.0) if feasible else util}
 
 
+def batching_optimizer(inp):
+    S = inp["seq_len"]
+    sla = inp["sla_latency_ms"]
+    lam = inp["arrival_rate_qps"]
+    reps = inp.get("num_replicas", 1)
+    top = inp.get("max_search_batch", 256)
+    best_b, best_obj, best_tail = 0, None, None
+    for b in range(1, top + 1):
+        sv = serving({"model": inp["model"], "hardware": inp["hardware"], "seq_len": S,
+                      "batch_size": b, "precision": inp.get("precision", "fp16"),
+                      "efficiency": inp.get("efficiency", 0.5)})
+        obj, tail = 1e12, None
+        if sv["feasible"]:
+            tail = tail_latency({"arrival_rate_qps": lam / b,
+                                 "service_latency_ms": sv["ttft"] + sv["itl"] * S,
+                                 "num_replicas": reps})
+            if tail["is_stable"] and tail["p99_latency"] <= sla:
+                obj = -b
+        if best_obj is None or obj < best_obj:
+            best_b, best_obj, best_tail = b, obj, tail
+    if best_obj >= 1e10:
+        return {"objective_value": 0.0, "best_batch_size": 0, "max_throughput": 0.0,
+                "p99_latency": 0.0, "slo_headroom_ratio": 0.0, "is_feasible": False,
+                "total_searched": top}
+    return {"objective_value": lam * S, "best_batch_size": best_b, "max_throughput": lam * S,
+            "p99_latency": best_tail["p99_latency"],
+            "slo_headroom_ratio": best_tail["slo_headroom_ratio"], "is_feasible": True,
+            "total_searched": top}
+
+
 # --- training (sections 15, 16, 17, 19, 20) -----------------------------------------
 
 OPT_BYTES = {"adam": 12.0, "adamw": 12.0, "sgd": 4.0, "none": 0.0}
@@ -716,6 +746,7 @@ def compression(inp):
 
 SOLVERS = {f.__name__: f for f in (
     serving, continuous_batching, serving_capacity, tail_latency, inference_scaling,
+    batching_optimizer,
     weight_streaming, training_memory, checkpoint, scaling, moe_routing, topology,
     reliability, sustainability, economics, placement, orchestration,
     responsible_engineering, compression)}

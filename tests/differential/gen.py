@@ -123,6 +123,16 @@ def g_inference_scaling(d):
             "efficiency": d.r.uniform(1e-3, 1)}
 
 
+def g_batching_optimizer(d):
+    x = {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "seq_len": d.int_log(1, 4096),
+         "sla_latency_ms": d.logu(1, 1e6), "arrival_rate_qps": d.logu(0.01, 100),
+         "num_replicas": d.int_log(1, 16), "precision": d.pick(PRECISIONS),
+         "efficiency": d.r.uniform(1e-3, 1), "max_search_batch": d.int_log(1, 256)}
+    if d.bad():
+        x[d.pick(["seq_len", "efficiency"])] = 0
+    return x
+
+
 def g_weight_streaming(d):
     return {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "seq_len": d.int_log(1, 32768),
             "batch_size": d.int_log(1, 256), "precision": d.pick(PRECISIONS),
