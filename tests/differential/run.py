@@ -7,7 +7,7 @@ catalog), and compares each output the calculator states at relative error 1e-9
 (absolute 1e-12 near zero; infinite = null; strings and booleans exactly). A case the
 calculator refuses must be a 400 problem+json; a case it answers must be a 200.
 Prints one line per disagreement (at most --show) and a summary per solver; exits 1 on
-any disagreement. Usage: run.py [--seed N ...] [--count N] [--solver NAME ...].
+any disagreement, 77 without the reference catalog. Usage: run.py [--seed N ...] [--count N] [--solver NAME ...].
 """
 
 import argparse
@@ -74,6 +74,9 @@ def main():
                                                     "build", "mlsysd"))
     ap.add_argument("--show", type=int, default=20)
     a = ap.parse_args()
+    if not os.path.exists(calc.CATALOG_PATH):
+        print("skipped: no reference catalog at %s (set MLSYSD_SHARED)" % calc.CATALOG_PATH)
+        return 77
     proc, conn = start(a.daemon)
     stats = {}
     shown = 0
