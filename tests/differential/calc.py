@@ -574,6 +574,118 @@ def topology(inp):
             "bisection_bw_fraction": beta, "hops_avg": hops}
 
 
+def engine_training(m, hw, B, key, b, e, S, zero, dp, lora, recomp):
+    """Engine.solve in training mode for a Transformer-family model (section 1)."""
+    W = m["N"] * b
+    if m["flops"]:
+        O = m["flops"]
+    elif m["type"] == "SparseTransformerWorkload":
+        O = 2 * m["active"]
+    else:
+        O = 2 * m["N"]
+    O_batch = O * (4 if recomp else 3) * B
+    g, o = m["N"] * b, 12 * m["N"]
+    if lora:
+        lp = 2 * 16 * (m["hidden"] or 4096) * (4 * m["layers"])
+        f = min(lp / m["N"], 1)
+        g, o = g * f, o * f
+    w = W
+    if zero >= 1:
+        o /= dp
+    if zero >= 2:
+        g /= dp
+    if zero >= 3:
+        w /= dp
+    act = activation_memory(m["layers"], S, B, m["hidden"] or 4096, m["heads"], b,
+                            "selective" if recomp else "none")
+    M = w + g + o + act
+    feasible = M <= hw["cap"]
+    P = eff_flops(hw, key)
+    F = P * e
+    bw = hw["bw"] if feasible else min(hw["bw"], hw["inter_bw"] or 64e9)
+    tc = O_batch / F * 1000 if O_batch else 0.0
+    tm = (W + 0.1 * W * B) / bw * 1000
+    lat = max(tc, tm) + hw["tax_ms"] + (m["layers"] or 1) * 0.01 * 3
+    return {"latency": lat, "throughput": B / (lat / 1000), "memory_footprint": M,
+            "feasible": feasible}
+
+
+def ring(M, n, bw, lat):
+    if n == 1:
+        return 0.0
+    return 2 * (n - 1) / n * M / bw + 2 * (n - 1) * lat
+
+
+def distributed(inp):
+    cat = catalog()
+    m = cat.model(inp["model"])
+    fl = cat.fleet(inp["fleet"])
+    tp, pp, ep = inp.get("tp_size", 1), inp.get("pp_size", 1), inp.get("ep_size", 1)
+    B = inp.get("batch_size", 1)
+    gas = inp.get("gradient_accumulation_steps", 1)
+    e = inp.get("efficiency", 0.5)
+    oe = inp.get("overlap_efficiency", 0.85)
+    imb = inp.get("moe_routing_imbalance_factor", 1.0)
+    S = inp.get("seq_len", 2048)
+    if min(tp, pp, ep, B, gas) < 1 or not (1e-9 <= e <= 1) or not (0 <= oe <= 1) or imb < 1:
+        raise Refused("range")
+    key, b = prec(inp.get("precision", "fp16"))
+    n = fl["n"]
+    g = tp * pp * ep
+    if g > n or n % g:
+        raise Refused("Infeasible 4D Parallelism")
+    dp = n // g
+    local = max(1, B // dp)
+    lora = inp.get("is_lora", False)
+    node = engine_training(m, fl["hw"], local, key, b, e, S, inp.get("zero_stage", 0), dp,
+                           lora, inp.get("activation_recomputation", False))
+    grad = m["N"] * b / tp * (0.01 if lora else 1)
+    a = fl["a"]
+    intra_lat = fl["hw"]["nvlink_latency"] or 500e-9
+    fab_bw = fl["fab_bw"] / fl["oversub"]
+    fab_lat = fl["fab_lat"] if fl["fab_lat"] is not None else 5e-6
+    t_dp = 0.0
+    if dp > 1:
+        if a > 1 and dp > a:
+            t_dp = 2 * ((a - 1) / a * grad / fl["intra_bw"] + (a - 1) * 500e-9) \
+                + ring(grad / a, -(-dp // a), fab_bw, fab_lat)
+        else:
+            t_dp = ring(grad, dp, fl["intra_bw"], intra_lat)
+    h = m["hidden"] or 4096
+    t_tp = 0.0
+    if tp > 1:
+        A = local * S * h * b
+        bw, lat = (fl["intra_bw"], intra_lat) if tp <= a else (fab_bw, fab_lat)
+        t_tp = (m["layers"] or 1) * ring(2 * A, tp, bw, lat)
+    t_ep = 0.0
+    if ep > 1:
+        V = local * S * h * b * (m["k"] or 1) * imb
+        t_ep = all_to_all(V, ep, fab_bw, fab_lat)
+    mb, v = inp.get("microbatch_count", 1), inp.get("v_stages", 1)
+    beta = (pp - 1) / (v * mb + pp - 1)
+    nl = node["latency"]
+    t_bub = nl * beta if pp > 1 else 0.0
+    cg = inp.get("congestion_factor", 1.0)
+    t_dp, t_tp, t_ep = t_dp * 1000 * cg, t_tp * 1000 * cg, t_ep * 1000 * cg
+    if gas > 1:
+        t_dp /= gas
+    comm = t_dp + t_tp + t_ep
+    if inp.get("overlap_comm", False):
+        step = nl + t_dp * (1 - oe) + t_tp + t_ep + t_bub
+    else:
+        step = nl + comm + t_bub
+    sf = inp.get("straggler_factor", 1.0)
+    if sf > 1:
+        step *= sf
+    se = nl / step
+    return {"node_latency": nl, "node_memory_footprint": node["memory_footprint"],
+            "node_feasible": node["feasible"], "dp_communication_latency": t_dp,
+            "tp_communication_latency": t_tp, "ep_communication_latency": t_ep,
+            "communication_latency": comm, "pipeline_bubble_latency": t_bub,
+            "bubble_fraction": beta, "step_latency_total": step, "scaling_efficiency": se,
+            "effective_throughput": n * node["throughput"] * se}
+
+
 # --- fleets in the world (sections 22-27) ---------------------------------------------
 
 def reliability(inp):
@@ -747,7 +859,7 @@ def compression(inp):
 SOLVERS = {f.__name__: f for f in (
     serving, continuous_batching, serving_capacity, tail_latency, inference_scaling,
     batching_optimizer,
-    weight_streaming, training_memory, checkpoint, scaling, moe_routing, topology,
+    weight_streaming, training_memory, distributed, checkpoint, scaling, moe_routing, topology,
     reliability, sustainability, economics, placement, orchestration,
     responsible_engineering, compression)}
 

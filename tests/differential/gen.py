@@ -157,6 +157,33 @@ def g_training_memory(d):
     return x
 
 
+def g_distributed(d):
+    fleet = d.fleet()
+    n = d.cat.fleet(fleet)["n"]
+    def divs(m):
+        return [k for k in (1, 2, 4, 8, 16, 32, 64) if m % k == 0]
+    tp = d.pick(divs(n))
+    pp = d.pick(divs(n // tp))
+    ep = d.pick([1, 1] + divs(n // (tp * pp))[1:3])
+    if d.edge(0.05):  # does not divide the fleet
+        tp, pp = 3, 1
+    x = {"model": d.pick(d.llms), "fleet": fleet, "tp_size": tp, "pp_size": pp, "ep_size": ep,
+         "batch_size": d.int_log(1, 65536), "gradient_accumulation_steps": d.int_log(1, 64),
+         "efficiency": d.pick([1e-9, 1.0, d.r.uniform(0.01, 1)]),
+         "overlap_efficiency": d.pick([0.0, 1.0, d.r.random()]),
+         "moe_routing_imbalance_factor": d.pick([1.0, d.logu(1, 8)]),
+         "precision": d.pick(PRECISIONS), "v_stages": d.int_log(1, 8),
+         "microbatch_count": d.int_log(1, 64), "zero_stage": d.pick([0, 1, 2, 3]),
+         "is_lora": d.r.random() < 0.2, "activation_recomputation": d.r.random() < 0.5,
+         "overlap_comm": d.r.random() < 0.5, "congestion_factor": d.pick([1.0, d.logu(1, 4)]),
+         "straggler_factor": d.pick([1.0, d.logu(1, 2)]), "seq_len": d.int_log(1, 32768)}
+    if d.bad():
+        k = d.pick(["tp_size", "batch_size", "efficiency", "overlap_efficiency",
+                    "moe_routing_imbalance_factor"])
+        x[k] = {"overlap_efficiency": 1.5, "moe_routing_imbalance_factor": 0.5}.get(k, 0)
+    return x
+
+
 def g_checkpoint(d):
     return {"model": d.pick(d.with_params), "hardware": d.pick(d.hw),
             "optimizer": d.pick(["adam", "adamw", "sgd", "none"]),
