@@ -73,6 +73,9 @@ class Catalog:
             "storage_bw": _si(storage.get("bandwidth")) if storage else None,
             "nvlink_latency": _si(nvl.get("latency")) if nvl else None,
             "tdp": _si(h.get("tdp")),
+            "sram_cap": _si(h["memory"].get("sram_capacity")),
+            "sram_bw": _si(h["memory"].get("sram_bandwidth")),
+            "flash_bw": _si(h["memory"].get("flash_bandwidth")),
             "unit_cost": _si(h.get("unit_cost")),
         }
 
@@ -574,40 +577,61 @@ def topology(inp):
             "bisection_bw_fraction": beta, "hops_avg": hops}
 
 
-def engine_training(m, hw, B, key, b, e, S, zero, dp, lora, recomp):
-    """Engine.solve in training mode for a Transformer-family model (section 1)."""
-    W = m["N"] * b
+TRANSFORMER_FAMILY = ("TransformerWorkload", "SparseTransformerWorkload")
+
+
+def lower(m, b):
+    """(weight bytes, ops) of Workload.lower (section 0.7)."""
+    if m["N"] is None:
+        return m["model_size"], m["flops"] or 0.0
     if m["flops"]:
-        O = m["flops"]
-    elif m["type"] == "SparseTransformerWorkload":
-        O = 2 * m["active"]
+        return m["N"] * b, m["flops"]
+    if m["type"] == "SparseTransformerWorkload":
+        return m["N"] * b, 2 * m["active"]
+    return m["N"] * b, 2 * m["N"]
+
+
+def engine(m, hw, B, key, b, e, training=False, S=2048, zero=0, dp=1, lora=False,
+           recomp=False):
+    """Engine.solve (section 1): the single-node roofline, inference or training."""
+    W, O = lower(m, b)
+    O_batch = O * ((4 if recomp else 3) if training else 1) * B
+    if not training:
+        M = W
+    elif m["type"] in TRANSFORMER_FAMILY:
+        g, o = m["N"] * b, 12 * m["N"]
+        if lora:
+            lp = 2 * 16 * (m["hidden"] or 4096) * (4 * m["layers"])
+            f = min(lp / m["N"], 1)
+            g, o = g * f, o * f
+        w = m["N"] * b
+        if zero >= 1:
+            o /= dp
+        if zero >= 2:
+            g /= dp
+        if zero >= 3:
+            w /= dp
+        act = activation_memory(m["layers"], S, B, m["hidden"] or 4096, m["heads"], b,
+                                "selective" if recomp else "none")
+        M = w + g + o + act
     else:
-        O = 2 * m["N"]
-    O_batch = O * (4 if recomp else 3) * B
-    g, o = m["N"] * b, 12 * m["N"]
-    if lora:
-        lp = 2 * 16 * (m["hidden"] or 4096) * (4 * m["layers"])
-        f = min(lp / m["N"], 1)
-        g, o = g * f, o * f
-    w = W
-    if zero >= 1:
-        o /= dp
-    if zero >= 2:
-        g /= dp
-    if zero >= 3:
-        w /= dp
-    act = activation_memory(m["layers"], S, B, m["hidden"] or 4096, m["heads"], b,
-                            "selective" if recomp else "none")
-    M = w + g + o + act
+        M = W * (1.1 if lora else 3)
     feasible = M <= hw["cap"]
     P = eff_flops(hw, key)
     F = P * e
-    bw = hw["bw"] if feasible else min(hw["bw"], hw["inter_bw"] or 64e9)
+    if not feasible:
+        bw = min(hw["bw"], hw["inter_bw"] or 64e9)
+    elif hw["sram_cap"] is not None and hw["sram_bw"] is not None and W <= hw["sram_cap"]:
+        bw = hw["sram_bw"]
+    elif hw["flash_bw"] is not None:
+        bw = hw["flash_bw"]
+    else:
+        bw = hw["bw"]
     tc = O_batch / F * 1000 if O_batch else 0.0
-    tm = (W + 0.1 * W * B) / bw * 1000
-    lat = max(tc, tm) + hw["tax_ms"] + (m["layers"] or 1) * 0.01 * 3
-    return {"latency": lat, "throughput": B / (lat / 1000), "memory_footprint": M,
-            "feasible": feasible}
+    tm = (W + 0.1 * W * B) / bw * 1000 if bw else 0.0
+    lat = max(tc, tm) + hw["tax_ms"] + (m["layers"] or 1) * 0.01 * (3 if training else 1)
+    return {"latency": lat, "throughput": B / (lat / 1000) if lat else 0.0,
+            "memory_footprint": M, "feasible": feasible}
 
 
 def ring(M, n, bw, lat):
@@ -637,8 +661,8 @@ def distributed(inp):
     dp = n // g
     local = max(1, B // dp)
     lora = inp.get("is_lora", False)
-    node = engine_training(m, fl["hw"], local, key, b, e, S, inp.get("zero_stage", 0), dp,
-                           lora, inp.get("activation_recomputation", False))
+    node = engine(m, fl["hw"], local, key, b, e, True, S, inp.get("zero_stage", 0), dp,
+                  lora, inp.get("activation_recomputation", False))
     grad = m["N"] * b / tp * (0.01 if lora else 1)
     a = fl["a"]
     intra_lat = fl["hw"]["nvlink_latency"] or 500e-9
@@ -684,6 +708,129 @@ def distributed(inp):
             "communication_latency": comm, "pipeline_bubble_latency": t_bub,
             "bubble_fraction": beta, "step_latency_total": step, "scaling_efficiency": se,
             "effective_throughput": n * node["throughput"] * se}
+
+
+def parallelism(inp):
+    cat = catalog()
+    m = cat.model(inp["model"])
+    fl = cat.fleet(inp["fleet"])
+    n, a = fl["n"], fl["a"]
+    lim_tp = inp.get("max_tp") or a
+    lim_pp = inp.get("max_pp") or n
+    cap = fl["hw"]["cap"]
+    cands = []
+    for tp in (2 ** i for i in range(10)):
+        if tp > lim_tp:
+            continue
+        for pp in (2 ** i for i in range(10)):
+            if pp > lim_pp or tp * pp > n or n % (tp * pp):
+                continue
+            w = size_in_bytes(m, 2) / tp / pp
+            if w + w + m["N"] * 12 / (tp * pp) > 0.9 * cap:
+                continue
+            try:
+                r = distributed({"model": inp["model"], "fleet": inp["fleet"],
+                                 "batch_size": inp["batch_size"],
+                                 "precision": inp.get("precision", "fp16"),
+                                 "efficiency": inp.get("efficiency", 0.5), "tp_size": tp,
+                                 "pp_size": pp, "overlap_comm": inp.get("overlap_comm", True)})
+            except Refused:
+                continue
+            cands.append((r["scaling_efficiency"] * inp.get("efficiency", 0.5), tp, pp, n // (tp * pp),
+                          r["effective_throughput"], r["step_latency_total"]))
+    if not cands:
+        raise Refused("No valid parallelism configurations found for this cluster size.")
+    best = cands[0]
+    for c in cands[1:]:
+        if c[0] > best[0]:
+            best = c
+    return {"best_config.tp": best[1], "best_config.pp": best[2], "best_config.dp": best[3],
+            "best_mfu": best[0], "best_throughput": best[4], "best_step_time": best[5],
+            "total_searched": len(cands)}
+
+
+def network_roofline(inp):
+    cat = catalog()
+    m = cat.model(inp["model"])
+    fl = cat.fleet(inp["fleet"])
+    e = inp.get("efficiency", 0.5)
+    if not (1e-9 <= e <= 1) or m["N"] is None:
+        raise Refused("network_roofline")
+    key, b = prec(inp.get("precision", "fp16"))
+    F = fl["hw"]["pf"].get(inp.get("precision", "fp16"), fl["hw"]["peak"]) * fl["n"]
+    bis = fl["fab_bw"] / fl["oversub"]
+    sync = 2 * m["N"] * b
+    ops = 6 * m["N"]
+    tc = ops / (F * e) * 1000
+    tn = sync / bis * 1000
+    lat = max(tc, tn)
+    mfu = min((ops / (lat / 1000)) / F, 1.0)
+    return {"latency": lat, "latency_compute": tc, "latency_memory": tn, "latency_overhead": 0.0,
+            "throughput": 1 / (lat / 1000), "bottleneck": "Network" if tn > tc else "Compute",
+            "arithmetic_intensity": ops / sync, "energy": 0.0, "memory_footprint": sync,
+            "peak_flops_actual": F * e / 1e12, "peak_bw_actual": bis / 1e9, "mfu": mfu,
+            "hfu": min(1.1 * mfu, 1.0), "feasible": True, "offload_spill_bytes": None,
+            "offload_effective_bw": None}
+
+
+def efficiency(inp):
+    hw = catalog().hw(inp["hardware"])
+    peak = hw["pf"].get(inp.get("precision", "fp16"), hw["peak"])
+    e = inp.get("efficiency", 0.5)
+    s = e / 0.5
+    wt = inp.get("workload_type", "ffn")
+    if wt == "attention":
+        eta = min(0.75 * s, 0.85) if inp.get("use_flash_attention") else 0.3 * s
+    elif wt == "ffn":
+        eta = min(0.5 * s, 0.60)
+    elif wt == "conv":
+        eta = min(0.4 * s, 0.55)
+    else:
+        eta = 0.3 * s
+    eta = min(1.0, max(0.0, eta))
+    occ = 1 - min(1.1 * e, 1)
+    return {"mfu": eta, "achievable_flops": peak * eta, "peak_flops": peak,
+            "overhead_breakdown.occupancy_loss": occ,
+            "overhead_breakdown.memory_stall": max(0.0, (1 - eta) - occ)}
+
+
+def sensitivity(inp):
+    cat = catalog()
+    m = cat.model(inp["model"])
+    hw = cat.hw(inp["hardware"])
+    e = inp.get("efficiency", 0.5)
+    if not (1e-9 <= e <= 1):
+        raise Refused("efficiency")
+    key, b = prec(inp.get("precision", "fp16"))
+    k = 1 + inp.get("perturbation_pct", 10.0) / 100
+    base = engine(m, hw, 1, key, b, e)
+    t0 = base["latency"]
+    sens = {}
+    for name, change in (
+            ("peak_flops", lambda h: dict(h, peak=h["peak"] * k,
+                                          pf={p: v * k for p, v in h["pf"].items()})),
+            ("memory_bandwidth", lambda h: dict(h, bw=h["bw"] * k)),
+            ("memory_capacity", lambda h: dict(h, cap=h["cap"] * k))):
+        t = engine(m, change(hw), 1, key, b, e)["latency"]
+        sens[name] = (t - t0) / t0 if t0 > 0 else 0.0
+    bind = "peak_flops"
+    for name in ("memory_bandwidth", "memory_capacity"):
+        if abs(sens[name]) > abs(sens[bind]):
+            bind = name
+    out = {"sensitivities." + n: v for n, v in sens.items()}
+    out.update(binding_constraint=bind, baseline_latency=t0, feasible=base["feasible"])
+    return out
+
+
+def synthesis(inp):
+    m = catalog().model(inp["model"])
+    _, b = prec(inp.get("precision", "fp16"))
+    e = inp.get("efficiency", 0.5)
+    W = size_in_bytes(m, b)
+    _, O = lower(m, b)
+    T = inp["target_latency"] / 1000
+    return {"required_bw": W / T / 1e9, "required_flops": O / (T * e), "required_memory": W,
+            "compute_memory_ratio": O / (W * e), "model_size": W, "total_ops": O}
 
 
 # --- fleets in the world (sections 22-27) ---------------------------------------------
@@ -825,16 +972,7 @@ def compression(inp):
     if method == "quantization":
         r = 32 / bits
         acc = 0.0 if bits >= 16 else -0.002 if bits == 8 else -0.025 if bits >= 4 else -0.050
-        if m["N"] is None:
-            weight, ops = m["model_size"], m["flops"] or 0.0
-        else:
-            weight = m["N"] * 4
-            if m["flops"]:
-                ops = m["flops"]
-            elif m["type"] == "SparseTransformerWorkload":
-                ops = 2 * m["active"]
-            else:
-                ops = 2 * m["N"]
+        weight, ops = lower(m, 4)
         tc = ops / hw["peak"] * 1000
         tm = weight / hw["bw"] * 1000
         memory_bound = tc < 1e-15 or (tm >= 1e-15 and tm > tc)
@@ -859,7 +997,8 @@ def compression(inp):
 SOLVERS = {f.__name__: f for f in (
     serving, continuous_batching, serving_capacity, tail_latency, inference_scaling,
     batching_optimizer,
-    weight_streaming, training_memory, distributed, checkpoint, scaling, moe_routing, topology,
+    weight_streaming, training_memory, distributed, parallelism, network_roofline,
+    efficiency, sensitivity, synthesis, checkpoint, scaling, moe_routing, topology,
     reliability, sustainability, economics, placement, orchestration,
     responsible_engineering, compression)}
 

@@ -184,6 +184,43 @@ def g_distributed(d):
     return x
 
 
+def g_parallelism(d):
+    x = {"model": d.pick(d.llms), "fleet": d.fleet(), "batch_size": d.int_log(1, 65536),
+         "precision": d.pick(PRECISIONS), "efficiency": d.pick([1.0, d.r.uniform(0.01, 1)]),
+         "overlap_comm": d.r.random() < 0.7}
+    if d.r.random() < 0.3:
+        x["max_tp"] = d.int_log(1, 64)
+    if d.r.random() < 0.3:
+        x["max_pp"] = d.int_log(1, 64)
+    return x
+
+
+def g_network_roofline(d):
+    return {"model": d.pick(d.with_params), "fleet": d.fleet(), "precision": d.pick(PRECISIONS),
+            "efficiency": d.pick([1e-9, 1.0, d.r.uniform(1e-3, 1)])}
+
+
+def g_efficiency(d):
+    return {"model": d.pick(d.plain), "hardware": d.pick(d.hw),
+            "workload_type": d.pick(["attention", "ffn", "conv", "other"]),
+            "use_flash_attention": d.r.random() < 0.5, "precision": d.pick(PRECISIONS),
+            "efficiency": d.pick([0.0, 1.0, d.r.uniform(0, 1)])}
+
+
+def g_sensitivity(d):
+    x = {"model": d.pick(d.plain), "hardware": d.pick(d.hw), "precision": d.pick(PRECISIONS),
+         "perturbation_pct": d.pick([10.0, 1.0, d.logu(0.1, 100)]),
+         "efficiency": d.pick([1e-9, 1.0, d.r.uniform(1e-3, 1)])}
+    if d.bad():
+        x["efficiency"] = d.pick([0, 1.5])
+    return x
+
+
+def g_synthesis(d):
+    return {"model": d.pick(d.plain), "target_latency": d.logu(0.01, 1e5),
+            "precision": d.pick(PRECISIONS), "efficiency": d.r.uniform(1e-3, 1)}
+
+
 def g_checkpoint(d):
     return {"model": d.pick(d.with_params), "hardware": d.pick(d.hw),
             "optimizer": d.pick(["adam", "adamw", "sgd", "none"]),

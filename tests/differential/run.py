@@ -4,7 +4,8 @@
 Contract: starts the daemon given by --daemon (default build/mlsysd) on a free loopback
 port, posts every case of gen.cases(seed, count) to POST /solve (mlsysim mode, current
 catalog), and compares each output the calculator states at relative error 1e-9
-(absolute 1e-12 near zero; infinite = null; strings and booleans exactly). A case the
+(absolute 1e-12 near zero; infinite = null; strings and booleans exactly; a
+dotted name is a member of a record output). A case the
 calculator refuses must be a 400 problem+json; a case it answers must be a 200.
 Prints one line per disagreement (at most --show) and a summary per solver; exits 1 on
 any disagreement, 77 without the reference catalog. Usage: run.py [--seed N ...] [--count N] [--solver NAME ...].
@@ -105,10 +106,13 @@ def main():
                 else:
                     res = json.loads(text)["result"]
                     for k, v in want.items():
-                        if k not in res:
+                        got = res
+                        for part in k.split("."):  # "a.b": member b of record a
+                            got = got.get(part, KeyError) if isinstance(got, dict) else KeyError
+                        if got is KeyError:
                             problems.append("%s missing" % k)
-                        elif not same(v, res[k]):
-                            problems.append("%s: want %r got %r" % (k, v, res[k]))
+                        elif not same(v, got):
+                            problems.append("%s: want %r got %r" % (k, v, got))
                 if problems:
                     st[2] += 1
                     bad += 1
