@@ -53,8 +53,17 @@ class Catalog:
         return ref.rsplit(".", 1)[-1]
 
     # --- hardware -------------------------------------------------------------
-    def hw(self, key):
-        h = self.hardware[key]
+    def hw(self, ref):
+        """A hardware key, or {"base": key, "memory": {"bandwidth": "<x> GB/s"},
+        "dispatch_tax": "<x> ms"} (the overrides the generator draws)."""
+        if isinstance(ref, dict):
+            out = self.hw(ref["base"])
+            if "memory" in ref:
+                out["bw"] = float(ref["memory"]["bandwidth"].split()[0]) * 1e9
+            if "dispatch_tax" in ref:
+                out["tax_ms"] = float(ref["dispatch_tax"].split()[0])
+            return out
+        h = self.hardware[ref]
         pf = h["compute"].get("precision_flops") or {}
         tax = _si(h.get("dispatch_tax"))
         inter = h.get("interconnect")
@@ -80,8 +89,19 @@ class Catalog:
         }
 
     # --- models -----------------------------------------------------------------
-    def model(self, key):
-        m = self.models[key]
+    def model(self, ref):
+        """A model key, or {"base": key, <member>: value} with members layers, heads,
+        kv_heads, hidden_dim (integers) and parameters ("<x> count")."""
+        if isinstance(ref, dict):
+            out = self.model(ref["base"])
+            for k, dst in (("layers", "layers"), ("heads", "heads"), ("kv_heads", "kv_heads"),
+                           ("hidden_dim", "hidden")):
+                if k in ref:
+                    out[dst] = ref[k]
+            if "parameters" in ref:
+                out["N"] = float(ref["parameters"].split()[0])
+            return out
+        m = self.models[ref]
         return {
             "type": m["type"],
             "N": _si(m.get("parameters")),
@@ -142,9 +162,20 @@ def eff_flops(hw, key):
     return hw["pf"].get(key, hw["peak"])
 
 
+def head_dim(m):
+    """(hidden_dim or 4096) // (heads or 32). The daemon refuses a model whose head
+    dimension is below 1 (hidden_dim < heads) in the solvers that use it, as a 400 on
+    inputs.model, where mlsysim would carry on with an empty KV cache: a record check of
+    the daemon's own, which the calculator follows."""
+    dh = (m["hidden"] or 4096) // (m["heads"] or 32)
+    if dh < 1:
+        raise Refused("head_dim must be >= 1, got %d" % dh)
+    return dh
+
+
 def kv_cache(m, S, B, b):
     H = m["heads"] or 32
-    dh = (m["hidden"] or 4096) // H
+    dh = head_dim(m)
     hkv = m["kv_heads"] or H
     return 2 * m["layers"] * hkv * dh * S * B * b
 
@@ -224,7 +255,7 @@ def serving(inp):
     N = m["N"]
     L = m["layers"] or 1
     H = m["heads"] or 32
-    dh = (m["hidden"] or 4096) // H
+    dh = head_dim(m)
     P = eff_flops(hw, key)
     n_new = max(1, S - c)
 
@@ -277,7 +308,7 @@ def continuous_batching(inp):
     N = m["N"]
     L = m["layers"] or 1
     H = m["heads"] or 32
-    dh = (m["hidden"] or 4096) // H
+    dh = head_dim(m)
     P = eff_flops(hw, key)
     ttft = (2 * N * S * Bmax + 4 * L * H * dh * S * S * Bmax) / (P * e) * 1000 + hw["tax_ms"]
     W = N * b
@@ -400,7 +431,7 @@ def weight_streaming(inp):
     phase = inp.get("phase", "decode")
     P = eff_flops(hw, key)
     hkv = m["kv_heads"] or m["heads"] or 32
-    dh = (m["hidden"] or 4096) // (m["heads"] or 32)
+    dh = head_dim(m)
     L = m["layers"]
     KV = S * hkv * dh * 2 * b * L * B
     req = 1.1 * KV
@@ -1004,4 +1035,7 @@ SOLVERS = {f.__name__: f for f in (
 
 
 def solve(name, inputs):
-    return SOLVERS[name](inputs)
+    try:
+        return SOLVERS[name](inputs)
+    except ZeroDivisionError as e:  # mlsysim raises it too: the daemon answers 400
+        raise Refused(str(e))

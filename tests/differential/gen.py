@@ -50,6 +50,32 @@ class Draw:
     def bad(self, p=1 / 12):
         return self.r.random() < p
 
+    def llm(self, pool=None):
+        """An LLM id, or one time in five an inline override of its shape"""
+        key = self.pick(pool or self.llms)
+        if self.r.random() >= 0.2:
+            return key
+        x = {"base": key}
+        for k, lo, hi in (("layers", 1, 160), ("heads", 1, 128), ("kv_heads", 1, 64),
+                          ("hidden_dim", 64, 20000)):
+            if self.r.random() < 0.5:
+                x[k] = self.int_log(lo, hi)
+        if self.r.random() < 0.5:
+            x["parameters"] = "%r count" % self.logu(1e7, 1e12)
+        return x
+
+    def hardware(self):
+        """A hardware id, or one time in six with its HBM bandwidth or dispatch tax overridden"""
+        key = self.pick(self.hw)
+        if self.r.random() >= 1 / 6:
+            return key
+        x = {"base": key}
+        if self.r.random() < 0.7:
+            x["memory"] = {"bandwidth": "%r GB/s" % self.logu(1, 20000)}
+        else:
+            x["dispatch_tax"] = "%r ms" % self.pick([0.0, self.logu(1e-4, 1)])
+        return x
+
     def fleet(self):
         c = self.cat
         if self.r.random() < 0.3:
@@ -61,7 +87,7 @@ class Draw:
 
 def g_serving(d):
     S = d.int_log(1, 32768)
-    x = {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "seq_len": S,
+    x = {"model": d.llm(), "hardware": d.hardware(), "seq_len": S,
          "batch_size": d.int_log(1, 256), "precision": d.pick(PRECISIONS),
          "efficiency": 1.0 if d.edge() else d.r.uniform(1e-3, 1)}
     if d.r.random() < 0.4:
@@ -86,13 +112,13 @@ def g_serving(d):
 
 
 def g_continuous_batching(d):
-    return {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "seq_len": d.int_log(1, 32768),
+    return {"model": d.llm(), "hardware": d.hardware(), "seq_len": d.int_log(1, 32768),
             "max_batch_size": d.int_log(1, 512), "page_size": d.pick([1, 8, 16, 32, d.int_log(1, 256)]),
             "precision": d.pick(PRECISIONS), "efficiency": d.r.uniform(1e-3, 1)}
 
 
 def g_serving_capacity(d):
-    x = {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "qps": d.logu(0.01, 200),
+    x = {"model": d.llm(), "hardware": d.hardware(), "qps": d.logu(0.01, 200),
          "target_p99_latency_ms": d.logu(10, 1e6), "seq_len": d.int_log(1, 8192),
          "output_tokens": d.int_log(1, 1024), "max_batch_size": d.int_log(1, 256),
          "max_replicas": d.int_log(1, 128), "efficiency": 1e-9 if d.edge(0.03) else d.r.uniform(0.01, 1),
@@ -118,13 +144,13 @@ def g_tail_latency(d):
 
 
 def g_inference_scaling(d):
-    return {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "reasoning_steps": d.int_log(1, 256),
+    return {"model": d.llm(), "hardware": d.hardware(), "reasoning_steps": d.int_log(1, 256),
             "context_length": d.int_log(1, 32768), "precision": d.pick(PRECISIONS),
             "efficiency": d.r.uniform(1e-3, 1)}
 
 
 def g_batching_optimizer(d):
-    x = {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "seq_len": d.int_log(1, 4096),
+    x = {"model": d.llm(), "hardware": d.hardware(), "seq_len": d.int_log(1, 4096),
          "sla_latency_ms": d.logu(1, 1e6), "arrival_rate_qps": d.logu(0.01, 100),
          "num_replicas": d.int_log(1, 16), "precision": d.pick(PRECISIONS),
          "efficiency": d.r.uniform(1e-3, 1), "max_search_batch": d.int_log(1, 256)}
@@ -140,7 +166,7 @@ def g_weight_streaming(d):
 
 
 def g_training_memory(d):
-    x = {"model": d.pick(d.llms), "hardware": d.pick(d.hw), "batch_size": d.int_log(1, 4096),
+    x = {"model": d.llm(), "hardware": d.hardware(), "batch_size": d.int_log(1, 4096),
          "seq_len": d.int_log(1, 32768), "precision": d.pick(PRECISIONS),
          "optimizer": d.pick(["adam", "adamw", "sgd", "none"]),
          "activation_checkpointing": d.pick(["none", "selective", "full"]),
