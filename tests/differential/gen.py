@@ -3,7 +3,9 @@
 Contract: `cases(seed, count)` yields `(solver, inputs)` pairs, the same for the same seed
 and count. Catalog ids are drawn from `shared/reference/catalog.json` (via calc.Catalog);
 numbers span each input's valid range, with edge values at and near the validation
-bounds of solvers.md, and about one case in twelve of a validating solver is out of range
+bounds of solvers.md; the LLM solvers also get inline models (a catalog model with its
+shape overridden) and accelerators with their bandwidth or dispatch tax overridden, as
+`calc.Catalog` reads them; about one case in twelve of a validating solver is out of range
 on purpose (the daemon must refuse it with 400 where the calculator raises Refused).
 """
 
