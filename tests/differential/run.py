@@ -4,11 +4,12 @@
 Contract: starts the daemon given by --daemon (default build/mlsysd) on a free loopback
 port, posts every case of gen.cases(seed, count) to POST /solve (mlsysim mode, current
 catalog), and compares each output the calculator states at relative error 1e-9
-(absolute 1e-12 near zero; infinite = null; strings and booleans exactly; a
-dotted name is a member of a record output). A case the
-calculator refuses must be a 400 problem+json; a case it answers must be a 200.
-Prints one line per disagreement (at most --show) and a summary per solver; exits 1 on
-any disagreement, 77 without the reference catalog. Usage: run.py [--seed N ...] [--count N] [--solver NAME ...].
+(absolute 1e-12 near zero; infinite = null; strings and booleans exactly; a dotted
+name is a member of a record output). A case the calculator refuses must be a 400
+application/problem+json; a case it answers must be a 200. Prints each disagreement (at
+most --show) and a summary per solver; exits 1 on any disagreement or when the daemon
+does not exit 0 on SIGTERM, 77 without the reference catalog.
+Usage: run.py [--seed N ...] [--count N] [--solver NAME ...] [--daemon PATH].
 """
 
 import argparse
@@ -101,6 +102,9 @@ def main():
                     st[1] += 1
                     if r.status != 400:
                         problems.append("expected 400, got %d" % r.status)
+                    elif r.getheader("Content-Type", "") != "application/problem+json":
+                        problems.append("400 without problem+json: %s"
+                                        % r.getheader("Content-Type"))
                 elif r.status != 200:
                     problems.append("expected 200, got %d: %s" % (r.status, text[:300]))
                 else:
@@ -123,7 +127,10 @@ def main():
     finally:
         conn.close()
         proc.terminate()
-        proc.wait(timeout=10)
+        rc = proc.wait(timeout=30)
+    if rc != 0:  # e.g. a sanitizer report at exit
+        print("daemon exited %d on SIGTERM" % rc)
+        bad += 1
     total = sum(s[0] for s in stats.values())
     for name in sorted(stats):
         c, rf, d = stats[name]
