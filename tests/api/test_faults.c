@@ -31,15 +31,7 @@
 #include "daemon_log.h"
 #include "harness.h"
 #include "proc_status.h"
-
-/* Built with AddressSanitizer (clang says so through __has_feature, gcc through a macro). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "sanitizer.h"
 #include "schema.h"
 
 /* utime + stime of the process, in seconds. */
