@@ -454,11 +454,14 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         free(s);
         return -1;
     }
-    /* A pool of internal threads on epoll (docs/BENCHMARKS.md, "Threading"). With one thread
-     * (--threads 1, the default on one CPU) libmicrohttpd 0.9.75's epoll loop stalls at 256
-     * open connections (a few hundred requests/s; reproduced without mlsysd), poll does not. */
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | (cfg->threads > 1 ? MHD_USE_EPOLL : MHD_USE_POLL) |
-                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    /* A pool of internal threads on poll, never epoll (docs/BENCHMARKS.md, "Threading"):
+     * with one thread, libmicrohttpd 0.9.75's epoll loop stalls at 256 open connections (a
+     * few hundred requests/s; reproduced without mlsysd); with a pool, MHD_quiesce_daemon
+     * (server_quiesce, at a stop signal) races the workers' own removal of the listening
+     * socket from their epoll sets, and the loser aborts the process ("Failed to remove
+     * listen FD from epoll set", an open libmicrohttpd defect; once in about 1,500 stops on
+     * a loaded machine). On poll, quiescing signals the workers through their ITC instead. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     s->d = MHD_start_daemon(

@@ -28,11 +28,9 @@ struct read_deadline {
     atomic_bool stopping;
 };
 
-static double since(const struct timespec *t0)
+static double between(const struct timespec *t0, const struct timespec *t)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+    return (double)(t->tv_sec - t0->tv_sec) + (double)(t->tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 void read_deadline_connection(void *cls, struct MHD_Connection *c, void **socket_context,
@@ -92,21 +90,26 @@ static void *watchdog_main(void *arg)
         nanosleep(&tick, NULL);
         if (rd->tick)
             rd->tick(rd->tick_ctx);
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
         int cut = 0;
         pthread_mutex_lock(&rd->lock);
-        for (conn_track *t = rd->conns; t; t = t->next) {
-            if (t->reading && since(&t->armed) > rd->limit) {
-                shutdown(t->fd, SHUT_RDWR);
-                t->reading = false;
-                cut++;
-            }
-        }
-        pthread_mutex_unlock(&rd->lock);
+        for (conn_track *t = rd->conns; t; t = t->next)
+            cut += t->reading && between(&t->armed, &now) > rd->limit;
         if (cut) {
+            /* logged before the sockets are shut down: a client that sees its
+             * connection closed finds the line already written */
             char extra[96];
             snprintf(extra, sizeof extra, "\"connections\":%d,\"read_timeout_s\":%g", cut, rd->limit);
             log_line(LOG_WARN, "read deadline passed: connection closed", extra);
+            for (conn_track *t = rd->conns; t; t = t->next) {
+                if (t->reading && between(&t->armed, &now) > rd->limit) {
+                    shutdown(t->fd, SHUT_RDWR);
+                    t->reading = false;
+                }
+            }
         }
+        pthread_mutex_unlock(&rd->lock);
     }
     return NULL;
 }

@@ -8,7 +8,8 @@
  * arrived; a watchdog thread shuts down the socket of one that takes longer,
  * and libmicrohttpd then closes it as a client error. The cut is logged
  * (warn, "read deadline passed: connection closed", with the count and the
- * limit) after the socket is shut down.
+ * limit) before the sockets are shut down, so a client that sees its
+ * connection closed finds the line.
  *
  * Contract: read_deadline_connection is libmicrohttpd's
  * MHD_OPTION_NOTIFY_CONNECTION callback (cls: the read_deadline) and must be

@@ -31,15 +31,7 @@
 #include "daemon_log.h"
 #include "harness.h"
 #include "proc_status.h"
-
-/* Built with AddressSanitizer (clang says so through __has_feature, gcc through a macro). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "sanitizer.h"
 #include "schema.h"
 
 /* utime + stime of the process, in seconds. */
@@ -138,7 +130,8 @@ static bool settles(const daemon_t *d, double deadline, double *cpu_rate)
     return false;
 }
 
-/* A /solve, answered within a second: a worker is free. */
+/* A /solve, answered within 5 s: a worker is free (a worker still on a
+ * 10M-point sweep would take far longer; the bound leaves room for a loaded machine). */
 static void solve_at_once(const daemon_t *d)
 {
     http_resp r;
@@ -146,7 +139,7 @@ static void solve_at_once(const daemon_t *d)
     cr_assert_eq(http_post_json(d, "/solve", "{\"solver\":\"tail_latency\",\"inputs\":{\"arrival_rate_qps\":30,"
                                              "\"service_latency_ms\":100,\"num_replicas\":4}}", &r), 0);
     cr_expect_eq(r.status, 200);
-    cr_expect_lt(now_s() - t0, 1.0, "a /solve took %.2f s", now_s() - t0);
+    cr_expect_lt(now_s() - t0, 5.0, "a /solve took %.2f s", now_s() - t0);
     http_free(&r);
 }
 
@@ -503,12 +496,15 @@ Test(faults, answers_continue_when_the_catalog_dir_changes_or_disappears, .timeo
 /* ---- slowloris: many slow clients at once, on headers and on bodies ---------------------------- */
 
 /* 16 connections trickle headers and 16 trickle an announced body, one byte every
- * 0.25 s each; meanwhile /healthz and /readyz answer within a second every time,
- * and the daemon cuts every slow connection off near its 3 s read deadline. */
+ * 0.25 s each; meanwhile /healthz and /readyz answer every time, each well within
+ * the 5 s read deadline (a probe stuck behind the slow connections would wait
+ * for their cut), and the daemon cuts every slow connection off at its read
+ * deadline, never before (later only bounds a hang: the machine may be loaded).
+ * The idle timeout (30 s) never fires, so every cut is the read deadline's. */
 Test(faults, slowloris_is_cut_off_and_the_probes_still_answer, .timeout = 60)
 {
     daemon_t d;
-    static const char *const args[] = {"--connection-timeout", "2", "--read-timeout", "3", NULL};
+    static const char *const args[] = {"--connection-timeout", "30", "--read-timeout", "5", NULL};
     cr_assert_eq(daemon_start(&d, args, NULL), 0);
     enum { N = 32 };
     int fd[N];
@@ -528,7 +524,7 @@ Test(faults, slowloris_is_cut_off_and_the_probes_still_answer, .timeout = 60)
     }
     int open_n = N, probes = 0;
     double worst_probe = 0;
-    while (open_n > 0 && now_s() - t0 < 15) {
+    while (open_n > 0 && now_s() - t0 < 25) {
         for (int i = 0; i < N; i++) {
             if (closed_at[i])
                 continue;
@@ -566,10 +562,9 @@ Test(faults, slowloris_is_cut_off_and_the_probes_still_answer, .timeout = 60)
         if (closed_at[i] > last)
             last = closed_at[i];
     }
-    cr_expect_eq(open_n, 0, "%d slow connections still open after 15 s", open_n);
-    cr_expect(first > 2.0 && last < 8.0, "slow connections cut off between %.2f s and %.2f s (read-timeout 3 s)", first,
-              last);
-    cr_expect_lt(worst_probe, 1.0, "a probe took %.2f s during the slowloris", worst_probe);
+    cr_expect_eq(open_n, 0, "%d slow connections still open after 25 s", open_n);
+    cr_expect(first > 4.5, "slow connections cut off between %.2f s and %.2f s (read-timeout 5 s)", first, last);
+    cr_expect_lt(worst_probe, 2.5, "a probe took %.2f s during the slowloris", worst_probe);
     cr_log_info("faults: %d slow connections cut off between %.2f and %.2f s; %d probes, slowest %.3f s", N, first, last,
                 probes, worst_probe);
     cr_assert_eq(daemon_stop(&d), 0);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon_log.h"
 #include "harness.h"
 
 /* The test's own daemon. A failed cr_assert ends the test early: .fini
@@ -50,6 +51,32 @@ static void expect_healthy(const daemon_t *d)
     cr_assert_eq(http_get(d, "/healthz", &r), 0, "/healthz did not answer");
     cr_assert_eq(r.status, 200);
     http_free(&r);
+}
+
+/* A connection the daemon has closed still holds its slot until the daemon's
+ * thread has seen the close: after closing some, a test waits for /healthz to
+ * be served again (10 s at most) rather than for a fixed time. */
+static void await_healthy(const daemon_t *d)
+{
+    http_resp r = {0};
+    int rc = -1;
+    for (double end = now_s() + 10; now_s() < end; sleep_s(0.02)) {
+        rc = http_get(d, "/healthz", &r);
+        bool ok = rc == 0 && r.status == 200;
+        http_free(&r);
+        if (ok)
+            return;
+    }
+    cr_assert_fail("/healthz was not served within 10 s (rc %d)", rc);
+}
+
+/* The lines of the read deadline's watchdog, once there are `count` (10 s at most). */
+static size_t await_cut_lines(const daemon_t *d, size_t count)
+{
+    json_t *lines = daemon_log_await(d->log_path, "read deadline passed: connection closed", NULL, NULL, count, 10);
+    size_t n = json_array_size(lines);
+    json_decref(lines);
+    return n;
 }
 
 /* --- raw sockets, for connection-level limits ------------------------------------------------- */
@@ -134,6 +161,20 @@ static int raw_request(int fd, const char *req)
 
 static const char HEALTHZ_KEEPALIVE[] = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
+/* A new connection on which /healthz was served (it stays open in keep-alive).
+ * A slot a closed connection held frees a moment after the close: a connection
+ * closed unanswered is retried, for 10 s at most. */
+static int served_connection(const daemon_t *d)
+{
+    for (double end = now_s() + 10;; sleep_s(0.02)) {
+        int fd = raw_connect(d);
+        if (raw_request(fd, HEALTHZ_KEEPALIVE) == 200)
+            return fd;
+        close(fd);
+        cr_assert(now_s() < end, "no connection was served within 10 s");
+    }
+}
+
 /* --- body size ------------------------------------------------------------------------------------ */
 
 Test(limits, body_size, .timeout = 60, .fini = cleanup)
@@ -207,12 +248,9 @@ Test(limits, max_connections, .timeout = 60, .fini = cleanup)
     daemon_t d;
     /* One worker thread: libmicrohttpd divides the limit among its workers. */
     start(&d, (const char *const[]){"--max-connections", "4", "--threads", "1", "--connection-timeout", "30", NULL});
-    sleep_s(0.5);
-    int held[4];
-    for (int i = 0; i < 4; i++) {
-        held[i] = raw_connect(&d);
-        cr_assert_eq(raw_request(held[i], HEALTHZ_KEEPALIVE), 200, "connection %d was not served", i);
-    }
+    int held[4]; /* the first may wait for the start-up probe's connection to be closed */
+    for (int i = 0; i < 4; i++)
+        held[i] = served_connection(&d);
     /* A fifth is not served while four are open ... */
     int extra = raw_connect(&d);
     cr_assert(send_all(extra, HEALTHZ_KEEPALIVE, strlen(HEALTHZ_KEEPALIVE)));
@@ -222,13 +260,12 @@ Test(limits, max_connections, .timeout = 60, .fini = cleanup)
     /* ... and is served (or may retry) once one of them closes. */
     close(held[0]);
     if (o == R_SILENT) {
-        o = raw_wait(extra, 5.0, &status);
-        cr_expect_eq(o, R_ANSWERED, "the waiting connection was not served after a slot freed");
+        o = raw_wait(extra, 10.0, &status);
+        cr_expect_eq(o, R_ANSWERED, "the waiting connection was not served within 10 s of a slot freeing");
         cr_expect_eq(status, 200);
     } else {
         close(extra);
-        extra = raw_connect(&d);
-        cr_expect_eq(raw_request(extra, HEALTHZ_KEEPALIVE), 200, "no new connection after a slot freed");
+        extra = served_connection(&d);
     }
     close(extra);
     for (int i = 1; i < 4; i++)
@@ -243,10 +280,7 @@ Test(limits, max_connections_per_ip, .timeout = 60, .fini = cleanup)
 {
     daemon_t d;
     start(&d, (const char *const[]){"--max-connections-per-ip", "2", "--connection-timeout", "30", NULL});
-    sleep_s(0.5); /* the start-up probe's connection is closed by now */
-    int a = raw_connect(&d), b = raw_connect(&d);
-    cr_assert_eq(raw_request(a, HEALTHZ_KEEPALIVE), 200);
-    cr_assert_eq(raw_request(b, HEALTHZ_KEEPALIVE), 200);
+    int a = served_connection(&d), b = served_connection(&d); /* once the start-up probe's has closed */
     /* A third from 127.0.0.1 is closed without an answer. */
     int c = raw_connect(&d);
     send_all(c, HEALTHZ_KEEPALIVE, strlen(HEALTHZ_KEEPALIVE));
@@ -256,13 +290,10 @@ Test(limits, max_connections_per_ip, .timeout = 60, .fini = cleanup)
     close(c);
     /* With one closed, a new one is served. */
     close(a);
-    sleep_s(0.3);
-    c = raw_connect(&d);
-    cr_expect_eq(raw_request(c, HEALTHZ_KEEPALIVE), 200, "no connection after one of the two closed");
+    c = served_connection(&d);
     close(c);
     close(b);
-    sleep_s(0.3);
-    expect_healthy(&d);
+    await_healthy(&d);
     stop(&d);
 }
 
@@ -293,34 +324,33 @@ static double trickle(const daemon_t *d, const char *req, double gap, double lim
     return took < limit_s ? took : -1;
 }
 
+/* The slow-client tests trickle a request that would take over 50 s to
+ * complete, a byte every 0.5 s: the idle timeout (--connection-timeout 30)
+ * never fires, so only the read deadline can cut the connection, and its
+ * watchdog's log line says it did. A cut before the deadline fails; a cut
+ * later than the deadline only counts as a hang past 20 s (the machine may be
+ * loaded). */
+static const char *const SLOW_ARGS[] = {"--connection-timeout", "30", "--read-timeout", "3", NULL};
+
 Test(limits, slow_client_headers, .timeout = 60, .fini = cleanup)
 {
     daemon_t d;
-    /* The idle timeout alone (2 s) never fires at one byte per second. */
-    start(&d, (const char *const[]){"--connection-timeout", "2", "--read-timeout", "3", NULL});
+    start(&d, SLOW_ARGS);
     char req[256];
     snprintf(req, sizeof req, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: %080d\r\n\r\n", 0);
     bool answered;
-    double took = trickle(&d, req, 1.0, 20, &answered);
-    cr_expect(!answered, "a request trickled at 1 byte/s over the read deadline was answered");
-    cr_expect(took > 2.5 && took < 6.0, "the slow client was cut off after %.2f s (read-timeout 3 s)", took);
+    double took = trickle(&d, req, 0.5, 20, &answered);
+    cr_expect(!answered, "a request trickled at 2 bytes/s over the read deadline was answered");
+    cr_expect(took > 2.5, "the slow client was cut off after %.2f s (read-timeout 3 s; -1: not within 20 s)", took);
+    cr_expect_eq(await_cut_lines(&d, 1), 1, "no log line of the read deadline for the cut-off connection within 10 s");
     expect_healthy(&d);
-    /* The watchdog writes its line after it has closed the connection: wait for the
-     * line (generous deadline) rather than read the log once. */
-    bool logged = false;
-    for (double t_end = now_s() + 10; !logged && now_s() < t_end; sleep_s(0.05)) {
-        char *log = read_file(d.log_path, NULL);
-        logged = log && strstr(log, "read deadline");
-        free(log);
-    }
-    cr_expect(logged, "no log line for the cut-off connection within 10 s");
     stop(&d);
 }
 
 Test(limits, slow_client_body, .timeout = 60, .fini = cleanup)
 {
     daemon_t d;
-    start(&d, (const char *const[]){"--connection-timeout", "2", "--read-timeout", "3", NULL});
+    start(&d, SLOW_ARGS);
     /* Headers arrive at once; the announced 200-byte body comes 1 byte every 0.5 s. */
     char req[512];
     int n = snprintf(req, sizeof req,
@@ -345,8 +375,9 @@ Test(limits, slow_client_body, .timeout = 60, .fini = cleanup)
     }
     double took = now_s() - t0;
     close(fd);
-    cr_expect(closed, "a body trickled at 2 bytes/s was not cut off");
-    cr_expect(took > 2.0 && took < 6.0, "the slow body was cut off after %.2f s (read-timeout 3 s)", took);
+    cr_expect(closed, "a body trickled at 2 bytes/s was not cut off within 20 s");
+    cr_expect(took > 2.0, "the slow body was cut off after %.2f s (read-timeout 3 s)", took);
+    cr_expect_eq(await_cut_lines(&d, 1), 1, "no log line of the read deadline for the cut-off connection within 10 s");
     expect_healthy(&d);
     stop(&d);
 }
@@ -354,15 +385,21 @@ Test(limits, slow_client_body, .timeout = 60, .fini = cleanup)
 Test(limits, keepalive_idle_then_fast_request, .timeout = 60, .fini = cleanup)
 {
     /* The read deadline restarts after each response: a keep-alive client
-     * that pauses between quick requests is not cut off. */
+     * that pauses 1 s between quick requests is not cut off, though its
+     * connection is open longer than the 4 s deadline (each request has 3 s
+     * to spare, for a loaded machine). */
     daemon_t d;
-    start(&d, (const char *const[]){"--connection-timeout", "5", "--read-timeout", "2", NULL});
+    start(&d, (const char *const[]){"--connection-timeout", "30", "--read-timeout", "4", NULL});
     int fd = raw_connect(&d);
-    for (int i = 0; i < 3; i++) {
+    double t0 = now_s();
+    for (int i = 0; i < 6; i++) {
         cr_assert_eq(raw_request(fd, HEALTHZ_KEEPALIVE), 200, "request %d on the keep-alive connection", i);
-        sleep_s(1.2);
+        if (i < 5)
+            sleep_s(1.0);
     }
+    cr_expect_gt(now_s() - t0, 4.0);
     close(fd);
+    cr_expect_eq(await_cut_lines(&d, 0), 0, "the read deadline cut a connection");
     stop(&d);
 }
 
@@ -445,15 +482,19 @@ Test(limits, read_timeout_from_env, .timeout = 60, .fini = cleanup)
 {
     /* The environment sets it too (flags and env share one table). */
     daemon_t d;
-    cr_assert_eq(daemon_start(&d, NULL, (const char *const[]){"MLSYSD_READ_TIMEOUT=2", "MLSYSD_CONNECTION_TIMEOUT=2",
+    cr_assert_eq(daemon_start(&d, NULL, (const char *const[]){"MLSYSD_READ_TIMEOUT=2", "MLSYSD_CONNECTION_TIMEOUT=30",
                                                               NULL}),
                  0);
     g_running = &d;
     char req[256];
     snprintf(req, sizeof req, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: %080d\r\n\r\n", 0);
     bool answered;
-    double took = trickle(&d, req, 1.0, 20, &answered);
+    double took = trickle(&d, req, 0.5, 20, &answered);
     cr_expect(!answered);
-    cr_expect(took > 1.5 && took < 5.0, "cut off after %.2f s with MLSYSD_READ_TIMEOUT=2", took);
+    cr_expect(took > 1.5, "cut off after %.2f s with MLSYSD_READ_TIMEOUT=2 (-1: not within 20 s)", took);
+    json_t *cut = daemon_log_await(d.log_path, "read deadline passed: connection closed", NULL, NULL, 1, 10);
+    cr_expect_eq(json_number_value(json_object_get(json_array_get(cut, 0), "read_timeout_s")), 2,
+                 "no log line of a 2 s read deadline within 10 s");
+    json_decref(cut);
     stop(&d);
 }

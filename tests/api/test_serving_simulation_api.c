@@ -23,6 +23,7 @@
 
 #include "core/request_draw.h"
 #include "harness.h"
+#include "sanitizer.h"
 
 #define SCENARIO "\"model\":\"Llama3_8B\",\"hardware\":\"H100\",\"prompt_tokens\":2048,\"output_tokens\":256"
 
@@ -113,7 +114,11 @@ Test(serving_simulation_api, p99_ttft_does_not_fall_as_load_grows)
         cr_expect_geq(p99, prev, "rate %g: p99 ttft %g < %g", json_number_value(json_array_get(row, 0)), p99, prev);
         prev = p99;
     }
+#ifndef UNDER_ASAN /* a speed bound: the instrumented build is several times slower */
     cr_expect_lt(dt, 2.0, "a 20-point sweep took %.2f s", dt);
+#else
+    (void)dt;
+#endif
     json_decref(doc);
 }
 
@@ -138,7 +143,11 @@ Test(serving_simulation_api, ten_thousand_requests_well_under_a_second)
     double t0 = now_s();
     json_t *a = sim("\"arrival_rate_qps\":8,\"output_distribution\":\"exponential\",\"num_requests\":10000", NULL);
     double dt = now_s() - t0;
+#ifndef UNDER_ASAN /* a speed bound: the instrumented build is several times slower */
     cr_expect_lt(dt, 1.0, "%.3f s", dt);
+#else
+    (void)dt;
+#endif
     json_decref(a);
 }
 
