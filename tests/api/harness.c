@@ -584,3 +584,23 @@ void expect_refusal(const json_t *doc, long status, long want, const char *field
  * The daemons started by the tests are checked without this suppression. */
 const char *__lsan_default_suppressions(void);
 const char *__lsan_default_suppressions(void) { return "leak:libcriterion.so\n"; }
+
+void expect_same_json(const json_t *got, const json_t *want, const char *what)
+{
+    if (json_equal(got, want))
+        return;
+    char *g = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY), *w = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
+    cr_expect_fail("%s differs:\n got  %.1500s\n want %.1500s", what, g ? g : "(none)", w ? w : "(none)");
+    free(g);
+    free(w);
+}
+
+void expect_cell(const json_t *cell, const json_t *want, const char *what)
+{
+    if (json_is_number(cell) && json_is_number(want)) {
+        cr_expect(json_number_value(cell) == json_number_value(want), "%s: sweep %.17g, /solve %.17g", what,
+                  json_number_value(cell), json_number_value(want));
+        return;
+    }
+    expect_same_json(cell, want ? want : json_null(), what);
+}

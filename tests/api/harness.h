@@ -125,5 +125,11 @@ json_t *api_get_problem(const char *path, long status);
 /* A refusal already parsed (api_post's doc and status): the status is `want`,
  * and, where not NULL, "field" is `field` and "detail" contains `detail_part`. */
 void expect_refusal(const json_t *doc, long status, long want, const char *field, const char *detail_part);
+/* Two JSON values equal (json_equal), else one failed expectation naming `what`
+ * and showing both. */
+void expect_same_json(const json_t *got, const json_t *want, const char *what);
+/* A sweep row's cell against the same output of /solve's answer: numbers
+ * exactly (a row carries the solve's double), anything else as JSON. */
+void expect_cell(const json_t *cell, const json_t *want, const char *what);
 
 #endif

@@ -141,16 +141,6 @@ static double result_number(const json_t *answer, const char *name)
     return json_number_value(v);
 }
 
-static void expect_same_json(const json_t *got, const json_t *want, const char *what)
-{
-    if (json_equal(got, want))
-        return;
-    char *g = json_dumps(got, JSON_COMPACT), *w = json_dumps(want, JSON_COMPACT);
-    cr_expect_fail("%s differs:\n got  %.1500s\n want %.1500s", what, g, w);
-    free(g);
-    free(w);
-}
-
 /* ---- every path answers measured mode as /solve does -------------------------------- */
 
 Test(measured, get_solve_equals_post_solve)
@@ -204,18 +194,6 @@ Test(measured, batch_items_equal_solve_in_their_own_mode)
         json_decref(in);
     }
     json_decref(b);
-}
-
-/* A cell of a sweep against the same output of an answer: null, boolean,
- * string or number (exactly: a sweep row is the solve's double). */
-static void expect_cell(const json_t *cell, const json_t *want, const char *what)
-{
-    if (json_is_number(cell) && json_is_number(want)) {
-        cr_expect(json_number_value(cell) == json_number_value(want), "%s: sweep %.17g, /solve %.17g", what,
-                  json_number_value(cell), json_number_value(want));
-        return;
-    }
-    expect_same_json(cell, want, what);
 }
 
 static json_t *sweep_body(const mcase *c, const char *format)

@@ -93,16 +93,6 @@ static json_t *solve_doc(const char *solver, const json_t *inputs, const char *m
     return b;
 }
 
-static void expect_same(const json_t *got, const json_t *want, const char *what)
-{
-    if (json_equal(got, want))
-        return;
-    char *g = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY), *w = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY);
-    cr_expect_fail("%s differs:\n got  %.1500s\n want %.1500s", what, g, w);
-    free(g);
-    free(w);
-}
-
 /* A dotted output name ("parallelism.dp") inside an answer's result. */
 static const json_t *result_at(const json_t *answer, const char *name)
 {
@@ -345,7 +335,7 @@ Test(oracles, examples_and_mutants_of_every_solver_fit_the_contract, .timeout = 
                 json_t *get = http_json(&r);
                 char what[200];
                 snprintf(what, sizeof what, "%s (%s): GET /solve/{name} result", s[i].name, mode);
-                expect_same(json_object_get(get, "result"), json_object_get(post, "result"), what);
+                expect_same_json(json_object_get(get, "result"), json_object_get(post, "result"), what);
                 json_decref(get);
             } else {
                 /* a record or list input may not have a query form: then the refusal names it */
@@ -424,12 +414,12 @@ Test(oracles, batch_items_equal_solve_in_both_modes, .timeout = 300)
                      json_string_value(json_object_get(b, "solver")));
             cr_expect_eq(json_integer_value(json_object_get(item, "status")), sst, "%s: status", what);
             if (sst == 200) {
-                expect_same(json_object_get(item, "response"), want, what);
+                expect_same_json(json_object_get(item, "response"), want, what);
             } else {
                 const json_t *p = json_object_get(item, "problem");
                 const char *keys[] = {"type", "title", "status", "detail"};
                 for (int k = 0; k < 4; k++)
-                    expect_same(json_object_get(p, keys[k]), json_object_get(want, keys[k]), what);
+                    expect_same_json(json_object_get(p, keys[k]), json_object_get(want, keys[k]), what);
                 char field[200];
                 snprintf(field, sizeof field, "items[%zu].%s", i, json_string_value(json_object_get(want, "field")));
                 cr_expect_str_eq(json_string_value(json_object_get(p, "field")), field, "%s: field", what);
@@ -498,17 +488,6 @@ static void expect_csv_cell(const char *f, const json_t *cell, const char *what)
         cr_expect_fail("%s: a JSON cell that is not a scalar: %s", what, t);
         free(t);
     }
-}
-
-/* A sweep row's cell against /solve's output: numbers exactly. */
-static void expect_cell(const json_t *cell, const json_t *want, const char *what)
-{
-    if (json_is_number(cell) && json_is_number(want)) {
-        cr_expect(json_number_value(cell) == json_number_value(want), "%s: sweep %.17g, /solve %.17g", what,
-                  json_number_value(cell), json_number_value(want));
-        return;
-    }
-    expect_same(cell, want ? want : json_null(), what);
 }
 
 /* POST /sweep text, checked; returns the reply (caller frees). */
@@ -614,7 +593,7 @@ static void check_sweep(const solver_t *s, const char *mode, int *rows_checked)
         json_t *o = json_loads(l, 0, NULL);
         cr_assert(o, "%s NDJSON line %zu", label, line);
         if (line == 0 && json_object_get(o, "units")) {
-            expect_same(json_object_get(o, "units"), json_object_get(doc, "units"), label);
+            expect_same_json(json_object_get(o, "units"), json_object_get(doc, "units"), label);
             line--;
             json_decref(o);
             continue;
@@ -625,7 +604,7 @@ static void check_sweep(const solver_t *s, const char *mode, int *rows_checked)
             const char *name = json_string_value(json_array_get(cols, j));
             char what[300];
             snprintf(what, sizeof what, "%s NDJSON row %zu column %s", label, line, name);
-            expect_same(json_object_get(o, name), json_array_get(jr, j), what);
+            expect_same_json(json_object_get(o, name), json_array_get(jr, j), what);
         }
         json_decref(o);
     }
@@ -658,7 +637,7 @@ static void check_sweep(const solver_t *s, const char *mode, int *rows_checked)
             json_array_extend(cat, json_object_get(jb, "rows"));
             char what[250];
             snprintf(what, sizeof what, "%s: JSON shards' rows", label);
-            expect_same(cat, rows, what);
+            expect_same_json(cat, rows, what);
             json_decref(cat);
             json_decref(ja);
             json_decref(jb);
@@ -765,7 +744,7 @@ Test(oracles, optimize_best_is_solve_and_the_sweeps_minimum, .timeout = 600)
             json_object_set(in, axis, (json_t *)pt);
             json_t *want = post_checked("/solve", solve_doc(s[i].name, in, mode), &st);
             cr_expect_eq(st, 200, "%s: /solve at the best point: %ld", label, st);
-            expect_same(json_object_get(json_object_get(best, "answer"), "result"), json_object_get(want, "result"),
+            expect_same_json(json_object_get(json_object_get(best, "answer"), "result"), json_object_get(want, "result"),
                         label);
             /* no value of the axis answers a smaller objective */
             double bv = json_number_value(result_at(want, objective));
