@@ -105,6 +105,18 @@ static void die(const char *what, const char *msg)
     exit(2);
 }
 
+/* One run() of s as a sweep point or a timed solve does it: the outputs'
+ * trace and warnings emptied first; a refusal ends the benchmark. */
+static inline void run_or_die(const solver_desc *s, const solver_inputs *in, solver_outputs *out, const char *what)
+{
+    solver_error se;
+    se.status = 0;
+    out->n_trace = 0;
+    out->n_warnings = 0;
+    if (s->run(in, out, &se) != 0)
+        die(what, se.detail);
+}
+
 /* --- set-up ----------------------------------------------------------------------------- */
 
 static catalog *g_cat;
@@ -150,12 +162,7 @@ static double time_solve(const solver_desc *s, const solver_inputs *in, long ite
     for (int r = 0; r < RUNS; r++) {
         double t0 = bench_now();
         for (long i = 0; i < iters; i++) {
-            solver_error se;
-            se.status = 0;
-            out->n_trace = 0;
-            out->n_warnings = 0;
-            if (s->run(in, out, &se) != 0)
-                die("solve", se.detail);
+            run_or_die(s, in, out, "solve");
         }
         runs[r] = (bench_now() - t0) / (double)iters * 1e9;
         g_sink += (size_t)out->v[0].num;
@@ -278,12 +285,7 @@ static void time_modes(const solver_desc *s, const solver_inputs *in, long iters
             int k = (r + j) % 2;
             double t0 = bench_now();
             for (long i = 0; i < iters; i++) {
-                solver_error se;
-                se.status = 0;
-                out->n_trace = 0;
-                out->n_warnings = 0;
-                if (s->run(m[k], out, &se) != 0)
-                    die("solve", se.detail);
+                run_or_die(s, m[k], out, "solve");
             }
             runs[k][r] = (bench_now() - t0) / (double)iters * 1e9;
             g_sink += (size_t)out->v[0].num;
@@ -338,12 +340,7 @@ static void bench_serving_simulation(void)
         double t0 = now_s();
         for (int p = 1; p <= 20; p++) {
             in->v[rate].num = p;
-            solver_error se;
-            se.status = 0;
-            out->n_trace = 0;
-            out->n_warnings = 0;
-            if (s->run(in, out, &se) != 0)
-                die("solve", se.detail);
+            run_or_die(s, in, out, "solve");
             g_sink += (size_t)out->v[1].num;
         }
         runs[r] = (now_s() - t0) * 1e3;
@@ -372,12 +369,7 @@ static void solve_rows(const solver_desc *s, solver_inputs *in, solver_outputs *
         double e = 0.01 * pow(1 / 0.01, (double)(p % SW_E) / (double)(SW_E - 1));
         in->v[RL_BATCH_SIZE].num = b;
         in->v[RL_EFFICIENCY].num = e;
-        solver_error se;
-        se.status = 0;
-        out->n_trace = 0;
-        out->n_warnings = 0;
-        if (s->run(in, out, &se) != 0)
-            die("sweep row", se.detail);
+        run_or_die(s, in, out, "sweep row");
         rows[i].batch = b;
         rows[i].eff = e;
         memcpy(rows[i].v, out->v, sizeof rows[i].v);
