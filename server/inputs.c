@@ -152,46 +152,32 @@ static int unknown_ref(const catalog_edition *ed, unsigned refs, const char *id,
                     strchr(plural, ',') ? "" : "s");
 }
 
-static int parse_ref(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
-                     input_store **store, const char *field, api_error *err)
+/* An inline record: {"base": id, member: value, ...} resolved by the catalog. */
+static int parse_ref_object(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
+                            input_store **store, const char *field, api_error *err)
 {
-    if (json_is_string(j)) {
-        int k = find_ref(ed, d->refs, json_string_value(j), &v->ref);
-        if (k < 0)
-            return unknown_ref(ed, d->refs, json_string_value(j), field, err);
-        v->ref_kind = (unsigned char)k;
-        return 0;
+    /* An override takes the kind of its base; a custom entry the first kind accepted. */
+    const void *base_rec;
+    const json_t *base = json_object_get(j, "base");
+    int k = json_is_string(base) ? find_ref(ed, d->refs, json_string_value(base), &base_rec) : -1;
+    if (k < 0)
+        k = first_kind(d->refs);
+    void *rec = input_store_alloc(store, catalog_kind_record_size(catalog_kind_of(k)));
+    if (!rec)
+        return api_fail(err, 503, "overloaded", field, "out of memory");
+    char sub[96] = "", msg[400] = "";
+    int st = edition_resolve(ed, catalog_kind_of(k), j, rec, sub, sizeof sub, msg, sizeof msg);
+    if (st != 0) {
+        char path[200];
+        if (sub[0])
+            snprintf(path, sizeof path, "%s.%s", field, sub);
+        else
+            snprintf(path, sizeof path, "%s", field);
+        return api_fail(err, st == 404 ? 404 : 400, st == 404 ? "unknown-id" : "invalid-input", path, "%s", msg);
     }
-    int k0 = first_kind(d->refs);
-    if (json_is_object(j)) {
-        /* An override takes the kind of its base; a custom entry the first kind accepted. */
-        const void *base_rec;
-        const json_t *base = json_object_get(j, "base");
-        int k = json_is_string(base) ? find_ref(ed, d->refs, json_string_value(base), &base_rec) : -1;
-        if (k < 0)
-            k = k0;
-        void *rec = input_store_alloc(store, catalog_kind_record_size(catalog_kind_of(k)));
-        if (!rec)
-            return api_fail(err, 503, "overloaded", field, "out of memory");
-        char sub[96] = "", msg[400] = "";
-        int st = edition_resolve(ed, catalog_kind_of(k), j, rec, sub, sizeof sub, msg, sizeof msg);
-        if (st != 0) {
-            char path[200];
-            if (sub[0])
-                snprintf(path, sizeof path, "%s.%s", field, sub);
-            else
-                snprintf(path, sizeof path, "%s", field);
-            return api_fail(err, st == 404 ? 404 : 400, st == 404 ? "unknown-id" : "invalid-input", path, "%s", msg);
-        }
-        v->ref = rec;
-        v->ref_kind = (unsigned char)k;
-        return 0;
-    }
-    char what[120];
-    kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
-    return api_fail(err, 400, "invalid-input", field,
-                    "%s must be a %s id (e.g. \"%s\") or an object ({\"base\": \"%s\", ...}), got %s", d->name, what,
-                    example_id(ed, k0), example_id(ed, k0), json_type_name(j));
+    v->ref = rec;
+    v->ref_kind = (unsigned char)k;
+    return 0;
 }
 
 static int parse_list(const input_desc *d, const json_t *j, const catalog_edition *ed, input_value *v,
@@ -199,9 +185,6 @@ static int parse_list(const input_desc *d, const json_t *j, const catalog_editio
 {
     char what[120];
     kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
-    if (!json_is_array(j))
-        return api_fail(err, 400, "invalid-input", field, "%s must be an array of %s ids (e.g. [\"%s\"]), got %s",
-                        d->name, what, example_id(ed, first_kind(d->refs)), json_type_name(j));
     size_t n = json_array_size(j);
     input_item *items = input_store_alloc(store, n ? n * sizeof *items : 1);
     if (!items)
@@ -242,16 +225,13 @@ static void row_fields_text(const input_desc *d, char *buf, size_t n)
 
 static int parse_row_field(const input_desc *f, const json_t *j, input_value *v, const char *path, api_error *err);
 
-/* An array of rows: each an object of exactly the row fields, each field
+/* An array (j) of rows: each an object of exactly the row fields, each field
  * parsed and bound-checked as a number input of that name. */
 static int parse_rows(const input_desc *d, const json_t *j, input_value *v, input_store **store, const char *field,
                       api_error *err)
 {
     char shape[160];
     row_fields_text(d, shape, sizeof shape);
-    if (!json_is_array(j))
-        return api_fail(err, 400, "invalid-input", field, "%s must be an array of objects %s, got %s", d->name, shape,
-                        json_type_name(j));
     size_t n = json_array_size(j), nf = d->n_row_fields;
     if (n > (size_t)d->max_rows)
         return api_fail(err, 413, "invalid-input", field, "%s has %zu rows, over the cap of %d", d->name, n,
@@ -308,7 +288,15 @@ static int parse_rows_text(const input_desc *d, const char *text, input_value *v
         row_fields_text(d, shape, sizeof shape);
         return api_fail(err, 400, "invalid-input", field, "%s must be a JSON array of objects %s", d->name, shape);
     }
-    int rc = parse_rows(d, j, v, store, field, err);
+    int rc;
+    if (json_is_array(j)) {
+        rc = parse_rows(d, j, v, store, field, err);
+    } else {
+        char shape[160];
+        row_fields_text(d, shape, sizeof shape);
+        rc = api_fail(err, 400, "invalid-input", field, "%s must be an array of objects %s, got %s", d->name, shape,
+                      json_type_name(j));
+    }
     json_decref(j);
     return rc;
 }
@@ -351,6 +339,7 @@ static int list_all(const input_desc *d, const catalog_edition *ed, input_value 
 typedef enum { SV_NULL, SV_BOOL, SV_INT, SV_REAL, SV_STRING, SV_OTHER } scalar_type;
 typedef struct {
     scalar_type t;
+    bool text; /* read from query text (a list's items comma-separated, rows as JSON text) */
     bool b;
     json_int_t i;
     double r;
@@ -378,7 +367,7 @@ static scalar scalar_of_json(const json_t *j)
  * text itself, a string ("500 KB", "DGX_H100"). */
 static scalar scalar_of_text(const input_desc *d, const char *text)
 {
-    scalar v = {.t = SV_STRING, .s = text};
+    scalar v = {.t = SV_STRING, .text = true, .s = text};
     char *end;
     if (d->nullable && !strcmp(text, "null")) {
         v.t = SV_NULL;
@@ -415,6 +404,22 @@ static scalar scalar_of_text(const input_desc *d, const char *text)
     default:
         return v;
     }
+}
+
+/* A given value as the parser reads it. */
+static scalar scalar_of_given(const input_desc *d, const input_given *g)
+{
+    switch (g->t) {
+    case GIVEN_JSON: return scalar_of_json(g->j);
+    case GIVEN_TEXT: return scalar_of_text(d, g->s);
+    case GIVEN_NULL: return (scalar){.t = SV_NULL};
+    case GIVEN_BOOL: return (scalar){.t = SV_BOOL, .b = g->b};
+    case GIVEN_INT: return (scalar){.t = SV_INT, .i = g->i};
+    case GIVEN_REAL: return (scalar){.t = SV_REAL, .r = g->r};
+    case GIVEN_STRING:
+    case GIVEN_NONE: break;
+    }
+    return (scalar){.t = SV_STRING, .s = g->s ? g->s : ""};
 }
 
 static const char *scalar_type_name(const scalar *v)
@@ -560,9 +565,7 @@ static int parse_scalar(const input_desc *d, const scalar *j, const catalog_edit
             v->unit_scale = v->num / written;
         return 0;
     }
-    case IN_REF:
-        if (j->j)
-            return parse_ref(d, j->j, ed, v, store, field, err);
+    case IN_REF: {
         if (j->t == SV_STRING) {
             int k = find_ref(ed, d->refs, j->s, &v->ref);
             if (k < 0)
@@ -570,15 +573,35 @@ static int parse_scalar(const input_desc *d, const scalar *j, const catalog_edit
             v->ref_kind = (unsigned char)k;
             return 0;
         }
-        return api_fail(err, 400, "invalid-input", field, "%s: unsupported value", d->name);
-    case IN_LIST:
-        if (j->j)
+        if (j->t == SV_OTHER && json_is_object(j->j))
+            return parse_ref_object(d, j->j, ed, v, store, field, err);
+        char what[120];
+        int k0 = first_kind(d->refs);
+        kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
+        return api_fail(err, 400, "invalid-input", field,
+                        "%s must be a %s id (e.g. \"%s\") or an object ({\"base\": \"%s\", ...}), got %s", d->name,
+                        what, example_id(ed, k0), example_id(ed, k0), scalar_type_name(j));
+    }
+    case IN_LIST: {
+        if (j->text)
+            return parse_list_text(d, j->s, ed, v, store, field, err);
+        if (j->t == SV_OTHER && json_is_array(j->j))
             return parse_list(d, j->j, ed, v, store, field, err);
-        return parse_list_text(d, j->s ? j->s : "", ed, v, store, field, err);
-    case IN_ROWS:
-        if (j->j)
+        char what[120];
+        kinds_text(d->refs, catalog_kind_singular, " or ", what, sizeof what);
+        return api_fail(err, 400, "invalid-input", field, "%s must be an array of %s ids (e.g. [\"%s\"]), got %s",
+                        d->name, what, example_id(ed, first_kind(d->refs)), scalar_type_name(j));
+    }
+    case IN_ROWS: {
+        if (j->text)
+            return parse_rows_text(d, j->s, v, store, field, err);
+        if (j->t == SV_OTHER && json_is_array(j->j))
             return parse_rows(d, j->j, v, store, field, err);
-        return parse_rows_text(d, j->s ? j->s : "", v, store, field, err);
+        char shape[160];
+        row_fields_text(d, shape, sizeof shape);
+        return api_fail(err, 400, "invalid-input", field, "%s must be an array of objects %s, got %s", d->name, shape,
+                        scalar_type_name(j));
+    }
     }
     return api_fail(err, 400, "invalid-input", field, "unsupported input kind");
 }
@@ -657,6 +680,19 @@ int inputs_from_json(const solver_desc *s, const json_t *obj, const catalog_edit
     return inputs_check(s, in, err);
 }
 
+int inputs_index(const solver_desc *s, const char *key, api_error *err)
+{
+    int i = solver_input_index(s, key);
+    if (i < 0) {
+        char known[400], field[160];
+        list_inputs(s, known, sizeof known);
+        snprintf(field, sizeof field, "inputs.%.100s", key);
+        api_fail(err, 400, "unknown-input", field, "unknown input '%.100s' for solver %s; its inputs are: %s", key,
+                 s->name, known);
+    }
+    return i;
+}
+
 int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
                  api_error *err)
 {
@@ -667,22 +703,17 @@ int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition 
     json_t *val;
     /* One pass over the members (no look-up per input): each names an input, once (the parser
      * rejects duplicate keys); null stands for "not given" unless the input is nullable. */
-    const json_t *given[SOLVER_MAX_INPUTS] = {NULL};
+    input_given given[SOLVER_MAX_INPUTS] = {{0}};
     if (obj) {
         json_object_foreach((json_t *)obj, key, val) {
-            int i = solver_input_index(s, key);
-            if (i < 0) {
-                char known[400], field[160];
-                list_inputs(s, known, sizeof known);
-                snprintf(field, sizeof field, "inputs.%.100s", key);
-                return api_fail(err, 400, "unknown-input", field, "unknown input '%.100s' for solver %s; its inputs are: %s",
-                                key, s->name, known);
-            }
+            int i = inputs_index(s, key, err);
+            if (i < 0)
+                return -1;
             if (!json_is_null(val) || s->inputs[i].nullable)
-                given[i] = val;
+                given[i] = (input_given){.t = GIVEN_JSON, .j = val};
         }
     }
-    return inputs_parse_given(s, given, NULL, ed, in, err);
+    return inputs_parse_given(s, given, ed, in, err);
 }
 
 /* "inputs.<name>" into field (n >= 16) as snprintf would write it, without snprintf's cost;
@@ -698,18 +729,16 @@ static const char *input_field(char *field, size_t n, const input_desc *d)
     return field;
 }
 
-int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
-                       const catalog_edition *ed, solver_inputs *in, api_error *err)
+int inputs_parse_given(const solver_desc *s, const input_given *given, const catalog_edition *ed, solver_inputs *in,
+                       api_error *err)
 {
     in->owned = NULL;
     for (size_t i = 0; i < s->n_inputs; i++) {
         const input_desc *d = &s->inputs[i];
         char field[96];
-        if (json && json[i]) {
-            if (input_parse(d, json[i], ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
-                return -1;
-        } else if (text && text[i]) {
-            if (input_parse_text(d, text[i], ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
+        if (given[i].t != GIVEN_NONE) {
+            scalar sv = scalar_of_given(d, &given[i]);
+            if (parse_scalar(d, &sv, ed, &in->v[i], &in->owned, input_field(field, sizeof field, d), err) != 0)
                 return -1;
         } else {
             input_default(d, &in->v[i]);

@@ -47,14 +47,50 @@ int inputs_from_json(const solver_desc *s, const json_t *obj, const catalog_edit
 int inputs_parse(const solver_desc *s, const json_t *obj, const catalog_edition *ed, solver_inputs *in,
                  api_error *err);
 
-/* Parse the inputs given, by input index: json[i] (a JSON value; NULL: not
- * given) or else text[i] (query text; NULL: not given); either array may be
- * NULL. Inputs not given get their defaults, except those whose descriptor
+/* One input as the client gave it: a JSON value, query text, or a scalar
+ * read straight from a body without a JSON tree (body_scan.h). The parser
+ * reads every form alike: the same values and the same messages. Query text
+ * is read as its input's kind reads it (input_parse_text); a scalar as the
+ * JSON value it was. Strings are NUL-terminated and borrowed. */
+typedef enum {
+    GIVEN_NONE, /* not given (zero-initialised arrays give nothing) */
+    GIVEN_NULL,
+    GIVEN_BOOL,
+    GIVEN_INT,
+    GIVEN_REAL,
+    GIVEN_STRING,
+    GIVEN_JSON, /* j: any JSON value (objects and arrays come this way) */
+    GIVEN_TEXT  /* s: query text */
+} given_type;
+
+typedef struct {
+    given_type t;
+    bool b;
+    json_int_t i;
+    double r;
+    const char *s;
+    const json_t *j;
+} input_given;
+
+/* given[i] of a query: the inline record built from dotted arguments (JSON),
+ * else the argument's text, else nothing. */
+static inline input_given input_given_query(const json_t *record, const char *text)
+{
+    input_given g = {.t = record ? GIVEN_JSON : text ? GIVEN_TEXT : GIVEN_NONE, .s = text, .j = record};
+    return g;
+}
+
+/* The index of the input called key, or -1 with the 400 "unknown-input"
+ * naming inputs.<key> and listing the solver's inputs. */
+int inputs_index(const solver_desc *s, const char *key, api_error *err);
+
+/* Parse the inputs given, by input index (given[i].t == GIVEN_NONE: not
+ * given). Inputs not given get their defaults, except those whose descriptor
  * names as replaced_by an input that is given (they stay absent); a required
  * one is a 400. No bound checks. Inline records go into in->owned
  * (inputs_release). */
-int inputs_parse_given(const solver_desc *s, const json_t *const *json, const char *const *text,
-                       const catalog_edition *ed, solver_inputs *in, api_error *err);
+int inputs_parse_given(const solver_desc *s, const input_given *given, const catalog_edition *ed, solver_inputs *in,
+                       api_error *err);
 
 /* Bound checks of every present input, then the solver's constraints
  * (after axes were applied, in sweeps). */

@@ -98,8 +98,12 @@ int query_parse_inputs(const solver_desc *s, const app_request *req, const char 
     const char *text[SOLVER_MAX_INPUTS] = {NULL};
     json_t *record[SOLVER_MAX_INPUTS] = {NULL};
     int rc = query_collect_inputs(s, req, reserved, text, record, err);
-    if (rc == 0)
-        rc = inputs_parse_given(s, (const json_t *const *)record, text, ed, in, err);
+    if (rc == 0) {
+        input_given given[SOLVER_MAX_INPUTS];
+        for (size_t i = 0; i < s->n_inputs; i++)
+            given[i] = input_given_query(record[i], text[i]);
+        rc = inputs_parse_given(s, given, ed, in, err);
+    }
     for (size_t i = 0; i < SOLVER_MAX_INPUTS; i++)
         json_decref(record[i]);
     return rc;

@@ -125,7 +125,10 @@ static int read_base(sweep_stream *st, const char *text[SOLVER_MAX_INPUTS], json
         record[i] = ax->member ? json_incref(ax->first_obj) : NULL;
         text[i] = ax->member ? NULL : ax->texts[0];
     }
-    if (inputs_parse_given(st->s, (const json_t *const *)record, text, st->ed, st->in, err) != 0)
+    input_given given[SOLVER_MAX_INPUTS];
+    for (size_t i = 0; i < st->s->n_inputs; i++)
+        given[i] = input_given_query(record[i], text[i]);
+    if (inputs_parse_given(st->s, given, st->ed, st->in, err) != 0)
         return -1;
     return sweep_check_fixed(st, err);
 }
