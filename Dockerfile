@@ -16,7 +16,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       build-essential cmake pkg-config \
-      libmicrohttpd-dev libjansson-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev libcriterion-dev \
+      libmicrohttpd-dev libjansson-dev libyajl-dev libyaml-dev zlib1g-dev libcurl4-openssl-dev libcriterion-dev \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/*
 
@@ -42,7 +42,7 @@ FROM debian:bookworm-slim AS runtime
 
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libyaml-0-2 zlib1g \
+ && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 libyajl2 libyaml-0-2 zlib1g \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* \
  && groupadd --system --gid 10001 mlsysd \

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # deps.sh - install the Debian 12 packages mlsysd needs, only those missing.
-#   scripts/deps.sh build   # compiler, CMake, libmicrohttpd, jansson, libyaml, zlib
+#   scripts/deps.sh build   # compiler, CMake, libmicrohttpd, jansson, yajl, libyaml, zlib
 #   scripts/deps.sh serve   # + curl and jq, which the README's examples use
 #   scripts/deps.sh test    # + Criterion, libcurl, clang (fuzzing, sanitizers), jq, wrk, valgrind,
 #                           #   node + npm (the contract lint, tools/lint) unless already on PATH
 #   scripts/deps.sh browser # chromium, node + npm unless on PATH (the dashboard's browser test, tests/browser)
 set -euo pipefail
-want=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libyaml-dev zlib1g-dev)
+want=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libyajl-dev libyaml-dev zlib1g-dev)
 if [ "${1:-build}" = serve ]; then
   want+=(curl jq)
 fi

@@ -48,6 +48,20 @@ int front_find_solver(const char *name, solver_request *r, api_error *err)
                     "unknown solver '%.60s'; solvers are: %s (GET /solvers describes them)", name, known);
 }
 
+/* What every envelope reads: the solver, the catalog edition (its name; NULL:
+ * the default) and the calibration (when given; NULL text: not a string). */
+static int front_envelope(const app *a, const char *solver, const char *edition, bool calibration_given,
+                          const char *calibration, solver_request *r, api_error *err)
+{
+    if (front_find_solver(solver, r, err) != 0)
+        return -1;
+    if (!(r->ed = app_edition(a, edition, err)))
+        return -1;
+    if (calibration_given && calibration_from_text(calibration, &r->calibration) != 0)
+        return calibration_fail(err, calibration);
+    return 0;
+}
+
 int front_read_body(const app *a, const json_t *body, solver_request *r, api_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -72,13 +86,29 @@ int front_read_body(const app *a, const json_t *body, solver_request *r, api_err
                         solver_at(0)->name);
     if (jc && !json_is_string(jc))
         return api_fail(err, 400, "invalid-input", "catalog", "catalog must be a string: \"current\" or \"tutorial\"");
-    if (front_find_solver(json_string_value(js), r, err) != 0)
+    if (front_envelope(a, json_string_value(js), json_string_value(jc), jk != NULL, json_string_value(jk), r, err) != 0)
         return -1;
-    if (!(r->ed = app_edition(a, json_string_value(jc), err)))
-        return -1;
-    if (jk && calibration_from_text(json_string_value(jk), &r->calibration) != 0)
-        return calibration_fail(err, json_string_value(jk));
     r->inputs = ji;
+    return 0;
+}
+
+int front_read_scan(const app *a, const body_scan *b, input_given given[SOLVER_MAX_INPUTS], solver_request *r,
+                    api_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->calibration = a->cfg->calibration;
+    if (front_envelope(a, b->solver, b->catalog, b->calibration != NULL, b->calibration, r, err) != 0)
+        return -1;
+    memset(given, 0, r->s->n_inputs * sizeof *given);
+    for (size_t k = 0; k < b->n_inputs; k++) {
+        int i = inputs_index(r->s, b->key[k], err);
+        if (i < 0)
+            return -1;
+        /* null stands for "not given" unless the input is nullable, as in inputs_parse */
+        if (b->value[k].t != GIVEN_NULL || r->s->inputs[i].nullable)
+            given[i] = b->value[k];
+    }
+    r->given = given;
     return 0;
 }
 
@@ -99,7 +129,8 @@ int front_read_query(const app *a, const char *solver, const app_request *req, s
 int front_inputs(const solver_request *r, solver_inputs *in, bool check, api_error *err)
 {
     in->calibration = r->calibration;
-    if (inputs_parse(r->s, r->inputs, r->ed, in, err) != 0)
+    int rc = r->given ? inputs_parse_given(r->s, r->given, r->ed, in, err) : inputs_parse(r->s, r->inputs, r->ed, in, err);
+    if (rc != 0)
         return -1;
     return check ? inputs_check(r->s, in, err) : 0;
 }

@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 
+#include "server/body_scan.h"
 #include "server/context.h"
 
 typedef struct {
@@ -20,6 +21,7 @@ typedef struct {
     const catalog_edition *ed;
     calibration_mode calibration; /* the request's, else the daemon's --calibration */
     const json_t *inputs;         /* a body's "inputs" member (borrowed from the body); NULL if absent or a query */
+    const input_given *given;     /* a scanned body's inputs by input index (front_read_scan); NULL otherwise */
 } solver_request;
 
 /* r->s and r->index of the solver called name (or an alias, any case); a 404
@@ -33,12 +35,18 @@ int front_find_solver(const char *name, solver_request *r, api_error *err);
  * with err: 400 for a missing or mistyped member, 404 for an unknown solver. */
 int front_read_body(const app *a, const json_t *body, solver_request *r, api_error *err);
 
+/* The same from a scanned /solve body (body_scan.h), its inputs mapped to the
+ * solver's into given (r->given points there): the answers and problems
+ * front_read_body and inputs_parse give for the same body. */
+int front_read_scan(const app *a, const body_scan *b, input_given given[SOLVER_MAX_INPUTS], solver_request *r,
+                    api_error *err);
+
 /* The envelope of a GET: the solver named in the path, ?catalog= and
  * ?calibration=. The inputs are the other query arguments (front_inputs_query;
  * a GET sweep reads them with its axes, sweep_query.c). */
 int front_read_query(const app *a, const char *solver, const app_request *req, solver_request *r, api_error *err);
 
-/* The envelope's inputs parsed into `in` (defaults filled), bound-checked
+/* The envelope's inputs (or a scanned body's) parsed into `in` (defaults filled), bound-checked
  * when `check`, and in->calibration set. Call inputs_release(in) afterwards,
  * on failure too. */
 int front_inputs(const solver_request *r, solver_inputs *in, bool check, api_error *err);

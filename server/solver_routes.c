@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "server/body.h"
+#include "server/body_scan.h"
 #include "server/front.h"
 #include "server/reply.h"
 #include "server/solve.h"
@@ -63,6 +64,20 @@ void handle_solve_post(app *a, const app_request *req, app_response *resp, const
 {
     (void)param;
     api_error err;
+    /* The bodies clients send are read without a JSON tree (body_scan.h); any
+     * other body, a malformed one included, takes jansson's path below. */
+    body_scan scanned;
+    if (app_json_content_type(req->content_type) && body_scan_solve(req->body, req->body_len, &scanned) == 0) {
+        input_given given[SOLVER_MAX_INPUTS];
+        solver_request r;
+        sb_reset(&resp->body);
+        int rc = front_read_scan(a, &scanned, given, &r, &err);
+        if (rc == 0)
+            rc = solve_into(a, &r, NULL, &resp->body, &err);
+        reply_solved(resp, req, rc, &err);
+        body_scan_release(&scanned);
+        return;
+    }
     json_t *body = app_parse_body(req, &err);
     if (!body) {
         app_problem(resp, req, &err);
