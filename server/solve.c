@@ -55,12 +55,13 @@ static void put_num(strbuf *b, double x, bool as_int)
  * was left out of the array; so it is here. */
 static void put_message(strbuf *b, const char *msg, bool *first)
 {
-    if (!json_utf8_ok(msg)) /* json_string()'s test, without making the string */
-        return;
+    size_t mark = b->len;
     if (!*first)
         sb_putc(b, ',');
-    *first = false;
-    sb_json_string(b, msg);
+    if (sb_json_text(b, msg)) /* json_string()'s test, without making the string */
+        *first = false;
+    else
+        sb_truncate(b, mark);
 }
 
 static void put_summary(const app *a, strbuf *b, const void *entry, record_kind k)
@@ -120,7 +121,8 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_parts *ps, 
             for (int k = 0; k < v->n_items; k++) {
                 if (k)
                     sb_putc(b, ',');
-                sb_json_string(b, json_utf8_ok(v->items[k].name) ? v->items[k].name : "");
+                if (!sb_json_text(b, v->items[k].name))
+                    sb_json_string(b, "");
             }
             sb_putc(b, ']');
             break;

@@ -4,7 +4,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "core/numfmt.h"
 
@@ -118,24 +122,54 @@ static const unsigned char JSON_PLAIN[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,                                        /* 0x70-0x7f */
 };
 
-void sb_json_string(strbuf *b, const char *s)
+/* How many of the n bytes at p are plain (JSON_PLAIN) before the first that
+ * is not: eight at a time while no byte of the eight is below 0x20, '"', '\\'
+ * or above 0x7f (the tests may flag a plain byte too, never miss one), then
+ * byte by byte. */
+static size_t plain_prefix(const unsigned char *p, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    /* Fast path: printable ASCII without '"' or '\\' (keys, ids, units) in one copy. */
-    const unsigned char *q = p;
-    while (JSON_PLAIN[*q])
-        q++;
-    if (!*q) {
-        size_t n = (size_t)(q - p);
-        if (sb_reserve(b, n + 2)) {
-            b->data[b->len++] = '"';
-            memcpy(b->data + b->len, p, n);
-            b->len += n;
-            b->data[b->len++] = '"';
-            b->data[b->len] = '\0';
-        }
-        return;
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    size_t i = 0;
+#ifdef __SSE2__
+    /* sixteen at a time where the target has SSE2 (every x86-64) */
+    const __m128i below = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        /* signed compare: bytes above 0x7f are negative, so below 0x20 too */
+        __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, below),
+                                   _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)));
+        if (_mm_movemask_epi8(bad))
+            break;
     }
+#endif
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v, q, bs;
+        memcpy(&v, p + i, 8);
+        q = v ^ (ones * '"');
+        bs = v ^ (ones * '\\');
+        if ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) | ((bs - ones) & ~bs) | v) & high)
+            break;
+    }
+    while (i < n && JSON_PLAIN[p[i]])
+        i++;
+    return i;
+}
+
+/* n plain bytes at p as a JSON string: one copy between the quotes. */
+static void put_plain(strbuf *b, const unsigned char *p, size_t n)
+{
+    if (sb_reserve(b, n + 2)) {
+        b->data[b->len++] = '"';
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+        b->data[b->len++] = '"';
+        b->data[b->len] = '\0';
+    }
+}
+
+/* s (not all plain) as a JSON string, escaped. */
+static void put_escaped(strbuf *b, const unsigned char *p)
+{
     sb_putc(b, '"');
     while (*p) {
         const unsigned char *run = p;
@@ -164,6 +198,35 @@ void sb_json_string(strbuf *b, const char *s)
         }
     }
     sb_putc(b, '"');
+}
+
+void sb_json_string(strbuf *b, const char *s)
+{
+    /* printable ASCII without '"' or '\\' (keys, ids, units, messages) in one copy */
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t len = strlen((const char *)p);
+    if (plain_prefix(p, len) == len)
+        put_plain(b, p, len);
+    else
+        put_escaped(b, p);
+}
+
+bool sb_json_text(strbuf *b, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t len = strlen(s);
+    if (plain_prefix(p, len) == len) {
+        put_plain(b, p, len);
+        return true;
+    }
+    for (const unsigned char *q = p; *q;) {
+        size_t n = utf8_len(q);
+        if (n == 0)
+            return false;
+        q += n;
+    }
+    put_escaped(b, p);
+    return true;
 }
 
 void sb_csv_field(strbuf *b, const char *s)

@@ -36,6 +36,14 @@ static inline void sb_append(strbuf *b, const char *s, size_t n)
     b->data[b->len] = '\0';
 }
 static inline void sb_puts(strbuf *b, const char *s) { sb_append(b, s, strlen(s)); }
+/* Cut the contents back to their first len bytes (len <= b->len). */
+static inline void sb_truncate(strbuf *b, size_t len)
+{
+    if (b->data && len <= b->len) {
+        b->len = len;
+        b->data[len] = '\0';
+    }
+}
 static inline void sb_putc(strbuf *b, char c)
 {
     if (!sb_reserve(b, 1))
@@ -48,6 +56,9 @@ void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2,
 void sb_number(strbuf *b, double v);
 /* A JSON string literal with escapes (input must be UTF-8; invalid bytes become U+FFFD). */
 void sb_json_string(strbuf *b, const char *s);
+/* The same if s is valid UTF-8 by jansson's rule (json_string() would take it);
+ * false, and nothing appended, if not. */
+bool sb_json_text(strbuf *b, const char *s);
 /* A CSV field per RFC 4180: quoted (quotes doubled) when it has a comma, quote or line break. */
 void sb_csv_field(strbuf *b, const char *s);
 /* Take ownership of the data (NUL-terminated); b is reset. */
