@@ -185,7 +185,9 @@ static void put_escaped(strbuf *b, const unsigned char *p)
         else if (c == '\n') { sb_puts(b, "\\n"); p++; }
         else if (c == '\r') { sb_puts(b, "\\r"); p++; }
         else if (c == '\t') { sb_puts(b, "\\t"); p++; }
-        else if (c < 0x20) { sb_printf(b, "\\u%04x", c); p++; }
+        else if (c == '\b') { sb_puts(b, "\\b"); p++; }
+        else if (c == '\f') { sb_puts(b, "\\f"); p++; }
+        else if (c < 0x20) { sb_printf(b, "\\u%04X", c); p++; } /* as jansson writes it */
         else {
             size_t n = utf8_len(p);
             if (n == 0) {
