@@ -43,6 +43,8 @@
  *   app_healthz_ns         app_handle() of GET /healthz: the routing floor, no sockets
  *   app_solve_get_ns       app_handle() of GET /solve/single_node?... (parse, solve, JSON response)
  *   app_solve_post_ns      app_handle() of POST /solve with the same inputs as JSON
+ *   app_mode_sweep_serving_ratio  a point of a CSV sweep of serving (Llama3_70B on H100 at fp8, tp 2,
+ *                          batch_size 1..2048 x seq_len 512..4096) in measured mode over mlsysim mode
  *   app_mode_<case>_ratio  a whole POST /solve in measured mode over the same in mlsysim mode
  *                          (single_node, serving at tp 2, distributed; REQ below), the modes
  *                          alternating over RUNS rounds, medians (_mlsysim_ns, _measured_ns)
@@ -603,10 +605,11 @@ static const char *sweep_body(const char *fmt, int effs)
     return body;
 }
 
-static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
+/* Seconds for POST /sweep of body through app_handle + sweep_stream_read (solve + format, no HTTP). */
+static double inproc_sweep_seconds(const char *body, double *bytes_out)
 {
     app_request req = {.method = "POST", .path = "/sweep", .content_type = "application/json", .request_id = "bench"};
-    req.body = sweep_body(fmt, effs);
+    req.body = body;
     req.body_len = strlen(req.body);
     app_response resp = {0};
     sb_init(&resp.body);
@@ -622,7 +625,12 @@ static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
     app_response_free(&resp);
     if (bytes_out)
         *bytes_out = (double)total;
-    return (double)SW_B * effs / t;
+    return t;
+}
+
+static double inproc_sweep(const char *fmt, int effs, double *bytes_out)
+{
+    return (double)SW_B * effs / inproc_sweep_seconds(sweep_body(fmt, effs), bytes_out);
 }
 
 int main(int argc, char **argv)
@@ -794,6 +802,28 @@ int main(int argc, char **argv)
             snprintf(key, sizeof key, "app_mode_%s_ratio", REQ[i].key);
             result(key, mm / ms, "x");
         }
+    }
+
+    /* A serving sweep as CSV in both modes (the modes alternating, medians): what a point of
+     * a sweep costs a client, solve and row together. */
+    if (want("app_mode_sweep_serving_ratio")) {
+        static const char SWEEP[] = "{\"solver\":\"serving\",%s\"inputs\":{\"model\":\"Llama3_70B\",\"hardware\":"
+                                    "\"H100\",\"precision\":\"fp8\",\"tp\":2},\"axes\":[{\"input\":\"batch_size\","
+                                    "\"range\":{\"start\":1,\"stop\":%d,\"step\":1}},{\"input\":\"seq_len\","
+                                    "\"values\":[512,1024,2048,4096]}],\"format\":\"csv\"}";
+        int batches = g_quick ? 64 : 2048;
+        char b_sim[512], b_meas[512];
+        snprintf(b_sim, sizeof b_sim, SWEEP, "", batches);
+        snprintf(b_meas, sizeof b_meas, SWEEP, "\"calibration\":\"measured\",", batches);
+        double ts[RUNS], tm[RUNS];
+        for (int r = 0; r < RUNS; r++) {
+            ts[r] = inproc_sweep_seconds(b_sim, NULL);
+            tm[r] = inproc_sweep_seconds(b_meas, NULL);
+        }
+        double pts_sw = 4.0 * batches, ms = median(ts, RUNS) / pts_sw * 1e9, mm = median(tm, RUNS) / pts_sw * 1e9;
+        result("app_mode_sweep_serving_mlsysim_ns", ms, "ns");
+        result("app_mode_sweep_serving_measured_ns", mm, "ns");
+        result("app_mode_sweep_serving_ratio", mm / ms, "x");
     }
 
     /* The formatting bound and the in-process sweep, on the 1M-point benchmark sweep. */
