@@ -20,6 +20,8 @@ static const char *const ENVELOPE[] = {[M_SOLVER] = "solver", [M_CATALOG] = "cat
 
 typedef struct {
     body_scan *b;
+    yajl_handle h;
+    size_t end;                     /* bytes up to the envelope's closing brace (yajl's count) */
     int level;                      /* containers open */
     int member;                     /* the envelope member whose value comes next */
     unsigned seen;                  /* envelope members read (bit per M_*) */
@@ -134,7 +136,8 @@ static int on_close(void *ctx)
         st->b->value[st->b->n_inputs - 1] = (input_given){.t = GIVEN_JSON, .j = st->tree[0]};
         st->tree[0] = NULL;
     }
-    st->level--;
+    if (--st->level == 0)
+        st->end = yajl_get_bytes_consumed(st->h);
     return 1;
 }
 
@@ -161,6 +164,7 @@ static int on_key(void *ctx, const unsigned char *s, size_t n)
         for (size_t i = 0; i < b->n_inputs; i++)
             if (!strcmp(b->key[i], k))
                 return 0;
+        b->value[b->n_inputs] = (input_given){.t = GIVEN_NONE}; /* until its value is read */
         b->key[b->n_inputs++] = k;
         return 1;
     }
@@ -202,10 +206,15 @@ int body_scan_solve(const char *body, size_t len, body_scan *b)
     yajl_handle h = yajl_alloc(&EVENTS, NULL, &st);
     if (!h)
         return -1;
+    st.h = h;
     yajl_config(h, yajl_dont_validate_strings, 1); /* keep() applies jansson's rule */
     bool ok = yajl_parse(h, (const unsigned char *)body, len) == yajl_status_ok &&
-              yajl_complete_parse(h) == yajl_status_ok && st.level == 0;
+              yajl_complete_parse(h) == yajl_status_ok && st.level == 0 && st.end;
     yajl_free(h);
+    /* yajl ends a parse at a complete value even when an unfinished token
+     * follows ({...}"ab): nothing but whitespace may follow the envelope */
+    for (size_t i = st.end; ok && i < len; i++)
+        ok = body[i] == ' ' || body[i] == '\t' || body[i] == '\n' || body[i] == '\r';
     if (st.level >= 3)
         json_decref(st.tree[0]); /* a value left half-built by a declined body */
     if (!ok || !b->solver) {

@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run.sh [--seconds N] [--build DIR] [--keep DIR] [target...]
 #
-# Targets: fuzz_units fuzz_query fuzz_request (default: all three), built by
+# Targets: fuzz_units fuzz_query fuzz_request fuzz_body_scan (default: all four), built by
 #   CC=clang cmake -S . -B build-fuzz -DMLSYSD_FUZZ=ON -DMLSYSD_TESTS=OFF
 #   cmake --build build-fuzz -j2
 # Each target starts from its committed seed corpus (tests/fuzz/corpus/<target>)
@@ -30,7 +30,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_query fuzz_request)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_query fuzz_request fuzz_body_scan)
 
 scratch=$(mktemp -d /tmp/mlsysd-fuzz.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT

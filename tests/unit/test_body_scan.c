@@ -200,6 +200,9 @@ Test(body_scan, declines_what_jansson_reads_differently)
         "{\"inputs\":{}}",                                                   /* no solver */
         "{\"solver\":\"single_node\",\"inputs\":null}",
         "{\"solver\":\"single_node\"} {}",                                  /* trailing text */
+        "{\"solver\":\"single_node\"}\"sol",                                /* an unfinished token after it */
+        "{\"solver\":\"single_node\"} tru",
+        "{\"solver\":\"single_node\"} 12",
         "{\"solver\":\"single_node\",\"inputs\":{\"a\":99999999999999999999}}",
         "{\"solver\":\"single_node\",\"inputs\":{\"a\":1e999}}",
         "{\"solver\":\"single_node\",\"inputs\":{\"a\":\"\xed\xa0\x80\"}}", /* an encoded surrogate */
