@@ -61,16 +61,14 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                     .lo = 0.1, .hi = 1.0, .start = 0.75, .per_hardware = true},
     [CP_ACT_PASSES_INF] = {.name = "activation_passes_inference", .work = "convolution", .unit = "",
                            .meaning = "Bytes moved through memory per activation byte a CNN layer writes, in "
-                                      "inference (write and read back; less with fusion)",
+                                      "inference as a framework runs it (convolution, normalisation and "
+                                      "activation each write and read back); an 8-bit engine fuses the three "
+                                      "into one kernel and moves a third of it",
                            .lo = 0.1, .hi = 12.0, .start = 2.0},
     [CP_ACT_PASSES_TRAIN] = {.name = "activation_passes_training", .work = "convolution", .unit = "",
                              .meaning = "Bytes moved through memory per activation byte a CNN's forward pass "
                                         "writes, over a whole training step (forward, backward, normalisation)",
                              .lo = 0.5, .hi = 40.0, .start = 6.0},
-    [CP_ACT_PASSES_INF_Q] = {.name = "activation_passes_inference", .work = "convolution", .unit = "",
-                             .meaning = "Bytes moved through memory per activation byte a CNN layer writes, in "
-                                        "8-bit inference (quantized engines fuse normalisation and activation)",
-                             .lo = 0.1, .hi = 12.0, .start = 1.0, .precision = "fp8/int8"},
     [CP_TF_ACT_PASSES] = {.name = "transformer_activation_passes", .work = "memory", .unit = "",
                           .meaning = "Bytes moved through memory per byte of the activations a transformer layer "
                                      "keeps (Korthikanti et al. 2022: 34 s h + 5 a s^2 per layer at 16-bit), in a "

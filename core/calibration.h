@@ -48,9 +48,8 @@ typedef enum {
     CP_TRAIN_EFF,        /* sharded training step: fraction of peak for the model FLOPs          */
     CP_EXPERT_HALF_TOKENS, /* tokens per expert per micro-batch at which an expert GEMM runs at half the dense efficiency */
     CP_MEM_EFF,          /* memory-bound passes: fraction of peak memory bandwidth               */
-    CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (fusion)      */
+    CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (unfused)     */
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */
-    CP_ACT_PASSES_INF_Q, /* the same for 8-bit inference (quantized, fused engines)              */
     CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward pass       */
     CP_TF_ACT_PASSES_Q,  /* the same for 8-bit inference (fused engines)                         */
     CP_LAYER_S,          /* launch and framework time per kernel of a forward pass, s            */

@@ -18,12 +18,19 @@
  * momentum and variance (12 B) read and written, plus the 16-bit gradient
  * read and weight written: about 16 B per parameter of the optimizer pass. */
 #define ADAM_PASS_BYTES 16.0
-/* Kernels of one transformer layer (QKV, attention, projection, two
- * layer-norm/residual passes, two MLP matmuls and the activation) and of one
- * CNN layer as a framework launches it (convolution, normalisation,
- * activation). */
-#define KERNELS_PER_TRANSFORMER_LAYER 8.0
-#define KERNELS_PER_CNN_LAYER 3.0
+/* Kernels launched per layer, [transformer?][fused?]. A framework launches
+ * a CNN layer as three (convolution, normalisation, activation) and a
+ * transformer layer as eight (QKV, attention, projection, two
+ * layer-norm/residual passes, two MLP matmuls and the activation). An 8-bit
+ * engine (TensorRT and the like: the software that runs 8-bit CNNs and
+ * encoders) fuses a convolution with its normalisation and activation into
+ * one kernel (TensorRT's vertical conv + bias + ReLU fusion), but a
+ * transformer layer keeps its distinct matmuls, attention and normalisations
+ * (TensorRT's BERT: QKV, fused attention, projection + residual + norm, two
+ * MLP matmuls, norm): eight either way. A fused CNN layer also writes and
+ * reads back one tensor instead of three: its activation traffic scales by
+ * the same ratio. */
+static const double KERNELS_PER_LAYER[2][2] = {{3.0, 1.0}, {8.0, 8.0}};
 /* Korthikanti et al. (2022), Sec. 4: a transformer layer keeps 34 s b h
  * bytes plus 5 a s^2 b of attention scores at 16-bit: half as many elements. */
 #define TF_ACT_ELEMS_PER_TOKEN_HIDDEN 17.0
@@ -238,10 +245,13 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
     const bool quantized = !q->is_training && pb <= 1.0;
+    const double kernels = KERNELS_PER_LAYER[tf][quantized];
+    if (!tf && quantized && !msgs->quiet)
+        solver_trace(msgs, "Measured: 8-bit engine: each CNN layer runs as one fused kernel (convolution, "
+                           "normalisation, activation), with a third of the launches and activation traffic.");
     double passes = tf ? cc[quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
-                       : cc[quantized           ? CP_ACT_PASSES_INF_Q
-                          : q->is_training ? CP_ACT_PASSES_TRAIN
-                                           : CP_ACT_PASSES_INF];
+                       : q->is_training ? cc[CP_ACT_PASSES_TRAIN]
+                                        : cc[CP_ACT_PASSES_INF] * kernels / KERNELS_PER_LAYER[0][0];
     double t_act = b * act_elems * ab * passes / act_bw;
     if (act_elems > 0)
         TRACE_MS(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
@@ -254,8 +264,7 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
                                       : wbytes * pb / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double per_layer = cc[quantized ? CP_LAYER_S_Q : CP_LAYER_S] *
-                       (tf ? KERNELS_PER_TRANSFORMER_LAYER : KERNELS_PER_CNN_LAYER);
+    double per_layer = cc[quantized ? CP_LAYER_S_Q : CP_LAYER_S] * kernels;
     double t_launch = layers * per_layer * (q->is_training ? 3.0 : 1.0);
     TRACE_MS(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
 
