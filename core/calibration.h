@@ -48,10 +48,9 @@ typedef enum {
     CP_TRAIN_EFF,        /* sharded training step: fraction of peak for the model FLOPs          */
     CP_EXPERT_HALF_TOKENS, /* tokens per expert per micro-batch at which an expert GEMM runs at half the dense efficiency */
     CP_MEM_EFF,          /* memory-bound passes: fraction of peak memory bandwidth               */
-    CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (unfused)     */
+    CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (framework)   */
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */
-    CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward pass       */
-    CP_TF_ACT_PASSES_Q,  /* the same for 8-bit inference (fused engines)                         */
+    CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward (framework) */
     CP_LAYER_S,          /* launch and framework time per kernel of a forward pass, s            */
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */

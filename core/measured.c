@@ -27,10 +27,13 @@
  * one kernel (TensorRT's vertical conv + bias + ReLU fusion), but a
  * transformer layer keeps its distinct matmuls, attention and normalisations
  * (TensorRT's BERT: QKV, fused attention, projection + residual + norm, two
- * MLP matmuls, norm): eight either way. A fused CNN layer also writes and
- * reads back one tensor instead of three: its activation traffic scales by
- * the same ratio. */
+ * MLP matmuls, norm): eight either way. */
 static const double KERNELS_PER_LAYER[2][2] = {{3.0, 1.0}, {8.0, 8.0}};
+/* A fused engine's activation traffic: each tensor a layer keeps is written
+ * once and read once by the next kernel (the normalisation and activation
+ * passes a framework adds run in the producer's registers), and its fused
+ * multi-head attention keeps the s x s scores on chip, so none are written. */
+#define FUSED_ACT_PASSES 2.0
 /* Korthikanti et al. (2022), Sec. 4: a transformer layer keeps 34 s b h
  * bytes plus 5 a s^2 b of attention scores at 16-bit: half as many elements. */
 #define TF_ACT_ELEMS_PER_TOKEN_HIDDEN 17.0
@@ -210,6 +213,8 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
                      hw->name);
     const double pb = precision_bytes(q->precision);
     const double ab = pb; /* quantized CNNs and encoders keep activations in the format */
+    /* 8-bit inference runs in a compiled engine: fused kernels (KERNELS_PER_LAYER, FUSED_ACT_PASSES). */
+    const bool fused = !q->is_training && pb <= 1.0;
     const double b = q->batch_size;
     double flops, t_compute, act_elems, layers;
 
@@ -222,7 +227,8 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
         double f_att = 4.0 * s.layers * sl * sl * s.hidden * b * k; /* bidirectional (encoder) attention */
         flops = f_mm + f_att;
         t_compute = f_mm / (peak * e_mm) + f_att / (peak * e_att);
-        act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden + TF_ACT_ELEMS_SCORES * s.heads * sl * sl);
+        act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden +
+                                (fused ? 0.0 : TF_ACT_ELEMS_SCORES) * s.heads * sl * sl);
         layers = s.layers;
         TRACE_MS(msgs, "matmuls", f_mm / (peak * e_mm), "2 x parameters x tokens at the fitted GEMM efficiency");
         TRACE_MS(msgs, "attention", f_att / (peak * e_att), "4 L s^2 h per sequence, growing with the square of seq_len");
@@ -244,14 +250,15 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
     /* Activation traffic: every tensor a layer writes is read back, more so in
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
-    const bool quantized = !q->is_training && pb <= 1.0;
-    const double kernels = KERNELS_PER_LAYER[tf][quantized];
-    if (!tf && quantized && !msgs->quiet)
-        solver_trace(msgs, "Measured: 8-bit engine: each CNN layer runs as one fused kernel (convolution, "
-                           "normalisation, activation), with a third of the launches and activation traffic.");
-    double passes = tf ? cc[quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
-                       : q->is_training ? cc[CP_ACT_PASSES_TRAIN]
-                                        : cc[CP_ACT_PASSES_INF] * kernels / KERNELS_PER_LAYER[0][0];
+    const double kernels = KERNELS_PER_LAYER[tf][fused];
+    if (fused && !msgs->quiet)
+        solver_trace(msgs, tf ? "Measured: 8-bit engine: fused kernels write each activation once and read it once; "
+                                "fused attention keeps the score matrix on chip."
+                              : "Measured: 8-bit engine: each CNN layer runs as one fused kernel (convolution, "
+                                "normalisation, activation) that writes its output once and the next reads it once.");
+    double passes = fused ? FUSED_ACT_PASSES
+                    : tf  ? cc[CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
+                    : cc[q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF];
     double t_act = b * act_elems * ab * passes / act_bw;
     if (act_elems > 0)
         TRACE_MS(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
@@ -264,7 +271,7 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
                                       : wbytes * pb / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double per_layer = cc[quantized ? CP_LAYER_S_Q : CP_LAYER_S] * kernels;
+    double per_layer = cc[fused ? CP_LAYER_S_Q : CP_LAYER_S] * kernels;
     double t_launch = layers * per_layer * (q->is_training ? 3.0 : 1.0);
     TRACE_MS(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
 

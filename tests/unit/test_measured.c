@@ -26,7 +26,7 @@ static const calib_entry TOY_ENTRIES[] = {
     {CP_TRAIN_EFF, NULL, 0.4, 1},      {CP_MEM_EFF, NULL, 0.8, 1},          {CP_ACT_PASSES_INF, NULL, 2.0, 1},
     {CP_ACT_PASSES_TRAIN, NULL, 6.0, 1}, {CP_TF_ACT_PASSES, NULL, 1.0, 1},
     {CP_LAYER_S, NULL, 10e-6, 1},      {CP_LAYER_S_Q, NULL, 5e-6, 1},       {CP_DECODE_LAYER_S, NULL, 10e-6, 1},
-    {CP_DECODE_SEQ_S, NULL, 20e-6, 1}, {CP_TF_ACT_PASSES_Q, NULL, 0.5, 1},
+    {CP_DECODE_SEQ_S, NULL, 20e-6, 1},
     {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
     {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
     {CP_PREC_4BIT, NULL, 0.5, 1},      {CP_PREFILL_LAYER_S, NULL, 30e-6, 1}, {CP_FP32_VECTOR, NULL, 0.125, 1},
