@@ -111,6 +111,12 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                     .meaning = "Share of the smaller of a step's compute and memory time hidden under the larger "
                                "(layers are compute- or memory-bound in turn)",
                     .lo = 0.0, .hi = 1.0, .start = 0.5},
+    [CP_PREFILL_OVERLAP] = {.name = "prefill_overlap", .work = "memory", .unit = "",
+                            .meaning = "Share of the smaller of a prefill pass's compute time and its weight-read "
+                                       "time hidden under the larger: near the ridge point a prefill's matmuls are "
+                                       "neither compute- nor bandwidth-bound, and their time is more than the "
+                                       "larger of the two",
+                            .lo = 0.0, .hi = 1.0, .start = 0.5},
     [CP_PREC_FP32] = {.name = "precision_factor", .work = "precision", .unit = "",
                       .meaning = "Compute efficiency at this precision relative to 16-bit formats",
                       .lo = 0.1, .hi = 3.0, .start = 1.0, .precision = "fp32/tf32"},

@@ -60,6 +60,7 @@ typedef enum {
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */
     CP_OVERLAP,          /* share of the smaller of compute and memory time hidden by the other  */
+    CP_PREFILL_OVERLAP,  /* the same for a prefill's compute and its weight reads                */
     CP_PREC_FP32,        /* fp32/tf32 efficiency relative to 16-bit                              */
     CP_PREC_8BIT,        /* fp8/int8 efficiency relative to 16-bit                               */
     CP_PREC_4BIT,        /* int4 efficiency relative to 16-bit                                   */

@@ -383,7 +383,12 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
      * a prefill's variable-shape kernels run outside the captured graphs. */
     double t_plaunch = s.layers * cc[CP_DECODE_LAYER_S];
     double t_prelaunch = s.layers * cc[CP_PREFILL_LAYER_S];
-    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + t_prelaunch * r->chunks + hw->dispatch_tax * r->chunks + kv_transfer;
+    /* Compute and weight reads overlap only in part: the larger, plus the
+     * share of the smaller it does not hide (serving_iteration_time() prices
+     * an iteration with prefill the same way). */
+    double t_pexposed = (1.0 - cc[CP_PREFILL_OVERLAP]) * fmin(t_pc, t_pw);
+    r->ttft = fmax(t_pc, t_pw) + t_pexposed + t_par + t_plaunch + t_prelaunch * r->chunks + hw->dispatch_tax * r->chunks +
+              kv_transfer;
 
     /* Decode: the weights the batch touches and the KV cache, at the achieved
      * bandwidth, or the matmuls when the batch is large enough to be
@@ -408,6 +413,8 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
 
     TRACE_MS(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
     TRACE_MS(msgs, "prefill launch time", t_prelaunch * r->chunks, "fitted time per layer of each prefill pass");
+    TRACE_MS(msgs, "prefill time not overlapped", t_pexposed,
+             "the fitted share of the smaller of prefill compute and weight reads that the larger does not hide");
     if (tp > 1) {
         TRACE_MS(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
         TRACE_MS(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");
@@ -590,7 +597,7 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     const model_t *m = p->model;
     const hw_node *hw = p->hw;
     const double wb = precision_bytes(p->precision);
-    *c = (serving_iter_cost){0};
+    *c = (serving_iter_cost){.prefill_overlap = 1.0};
     c->weight_bytes = m->parameters * wb;
     c->fixed_prefill = hw->dispatch_tax;
     if (measured) /* serving_times()'s prefill launch time */
@@ -630,6 +637,7 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     c->c_decode_seq = 2.0 * s.matmul / (peak * e_mm);
     c->c_decode_ctx = 4.0 * s.layers * s.hidden / (peak * e_mm);
     c->prefill_reads_weights = true;
+    c->prefill_overlap = cc[CP_PREFILL_OVERLAP];
     c->m_weights_prefill = s.total * wb / bw;
     c->m_weights_decode = decode_read_params(m, 1.0) * wb / bw;
     if (decode_read_params(m, 1.0) < m->parameters) {
