@@ -251,11 +251,13 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
     const double kernels = KERNELS_PER_LAYER[tf][fused];
-    if (fused && !msgs->quiet)
-        solver_trace(msgs, tf ? "Measured: 8-bit engine: fused kernels write each activation once and read it once; "
+    if (fused && !msgs->quiet) {
+        const char *line = tf ? "Measured: 8-bit engine: fused kernels write each activation once and read it once; "
                                 "fused attention keeps the score matrix on chip."
                               : "Measured: 8-bit engine: each CNN layer runs as one fused kernel (convolution, "
-                                "normalisation, activation) that writes its output once and the next reads it once.");
+                                "normalisation, activation) that writes its output once and the next reads it once.";
+        solver_trace_parts(msgs, &line, 1);
+    }
     double passes = fused ? FUSED_ACT_PASSES
                     : tf  ? cc[CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
                     : cc[q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF];
@@ -411,10 +413,10 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     }
     r->itl = itl;
 
-    TRACE_MS(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
+    TRACE_MS(msgs, "prefill compute and weight reads", fmax(t_pc, t_pw) + t_pexposed,
+             "matmuls and causal attention at the fitted efficiencies, or the weight reads if longer, plus the "
+             "fitted share of the shorter that the longer does not hide");
     TRACE_MS(msgs, "prefill launch time", t_prelaunch * r->chunks, "fitted time per layer of each prefill pass");
-    TRACE_MS(msgs, "prefill time not overlapped", t_pexposed,
-             "the fitted share of the smaller of prefill compute and weight reads that the larger does not hide");
     if (tp > 1) {
         TRACE_MS(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
         TRACE_MS(msgs, "decode all-reduces", t_dar, "two per layer per step, latency-bound");

@@ -46,7 +46,7 @@ typedef struct {
     const char *axis;         /* an integer input swept around the point */
     int values[3];            /* its values; values[1] is the point's */
     const char *timed[3];     /* outputs measured mode prices differently (NULL-terminated) */
-    const char *terms[7];     /* the trace's "Measured: <term> ..." lines (NULL-terminated) */
+    const char *terms[6];     /* the trace's "Measured: <term> ..." lines (NULL-terminated) */
 } mcase;
 
 static const mcase CASES[] = {
@@ -58,7 +58,7 @@ static const mcase CASES[] = {
      "\"tp\":2}",
      "model=Llama3_70B&hardware=H100&seq_len=2048&batch_size=4&precision=fp8&tp=2", "batch_size", {1, 4, 16},
      {"ttft", "itl", NULL},
-     {"prefill compute", "prefill time not overlapped", "prefill all-reduces", "decode all-reduces", "decode memory",
+     {"prefill compute and weight reads", "prefill all-reduces", "decode all-reduces", "decode memory",
       "decode fixed cost", NULL}},
     {"distributed",
      "{\"model\":\"Llama3_70B\",\"fleet\":{\"node\":\"DGX_H100\",\"count\":4,\"fabric\":\"InfiniBand_NDR\"},"
