@@ -11,9 +11,9 @@
  *    read once, attention scores kept on chip); a training step that does
  *    not fit recomputes its forward pass instead of spilling;
  *  - serving: prefill with causal attention, its weight reads only partly
- *    hidden under its compute, and its launch time per layer; decode at the achieved memory bandwidth with the experts a batch
- *    actually touches, both split over tp accelerators with two all-reduces
- *    per layer;
+ *    hidden under its compute, and its launch time per layer; decode at the
+ *    achieved memory bandwidth with the experts a batch actually touches;
+ *    both split over tp accelerators with two all-reduces per layer;
  *  - sharded training: model FLOPs at a fitted fraction of peak (routed
  *    experts' at a share that falls with their tokens per micro-batch), the
  *    tensor-parallel all-reduces, the expert all-to-all, the pipeline bubble
@@ -137,8 +137,10 @@ static inline double serving_iteration_time(const serving_iter_cost *c, const se
     }
     if (dec)
         memory += c->m_kv_token * it->decode_ctx;
-    double hide = pre ? c->prefill_overlap : 1.0;
-    double t = fmax(compute, memory) + (1.0 - hide) * fmin(compute, memory) + c->fixed_iteration;
+    double t = compute > memory ? compute : memory;
+    if (pre && c->prefill_overlap < 1.0) /* the share of the smaller the larger does not hide */
+        t += (1.0 - c->prefill_overlap) * (compute > memory ? memory : compute);
+    t += c->fixed_iteration;
     if (c->ar_token > 0 || c->ar_fixed > 0)
         t += c->ar_fixed + c->ar_token * (it->prefill_tokens + it->decode_seqs);
     if (pre)
