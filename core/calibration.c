@@ -61,31 +61,28 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                     .lo = 0.1, .hi = 1.0, .start = 0.75, .per_hardware = true},
     [CP_ACT_PASSES_INF] = {.name = "activation_passes_inference", .work = "convolution", .unit = "",
                            .meaning = "Bytes moved through memory per activation byte a CNN layer writes, in "
-                                      "inference (write and read back; less with fusion)",
+                                      "inference as a framework runs it (convolution, normalisation and "
+                                      "activation each write and read back); an 8-bit engine's fused layer "
+                                      "writes its output once and the next reads it once (2)",
                            .lo = 0.1, .hi = 12.0, .start = 2.0},
     [CP_ACT_PASSES_TRAIN] = {.name = "activation_passes_training", .work = "convolution", .unit = "",
                              .meaning = "Bytes moved through memory per activation byte a CNN's forward pass "
                                         "writes, over a whole training step (forward, backward, normalisation)",
                              .lo = 0.5, .hi = 40.0, .start = 6.0},
-    [CP_ACT_PASSES_INF_Q] = {.name = "activation_passes_inference", .work = "convolution", .unit = "",
-                             .meaning = "Bytes moved through memory per activation byte a CNN layer writes, in "
-                                        "8-bit inference (quantized engines fuse normalisation and activation)",
-                             .lo = 0.1, .hi = 12.0, .start = 1.0, .precision = "fp8/int8"},
     [CP_TF_ACT_PASSES] = {.name = "transformer_activation_passes", .work = "memory", .unit = "",
                           .meaning = "Bytes moved through memory per byte of the activations a transformer layer "
                                      "keeps (Korthikanti et al. 2022: 34 s h + 5 a s^2 per layer at 16-bit), in a "
-                                     "forward pass; a training step moves three times as much",
+                                     "forward pass as a framework runs it; a training step moves three times as "
+                                     "much; an 8-bit engine's fused kernels write each once and read it once (2) "
+                                     "and keep attention scores on chip",
                           .lo = 0.05, .hi = 20.0, .start = 1.0},
-    [CP_TF_ACT_PASSES_Q] = {.name = "transformer_activation_passes", .work = "memory", .unit = "",
-                            .meaning = "The same in 8-bit inference (quantized engines fuse the layer's "
-                                       "normalisation, activation and attention passes)",
-                            .lo = 0.05, .hi = 20.0, .start = 0.5, .precision = "fp8/int8"},
     [CP_LAYER_S] = {.name = "kernel_overhead", .work = "overhead", .unit = "s",
                     .meaning = "Launch and framework time per kernel of a forward pass (one per CNN layer, eight "
                                "per transformer layer), which dominates at small batch",
                     .lo = 0.0, .hi = 2e-3, .start = 20e-6},
     [CP_LAYER_S_Q] = {.name = "kernel_overhead", .work = "overhead", .unit = "s",
-                      .meaning = "Launch time per kernel in 8-bit inference (compiled, graph-captured engines)",
+                      .meaning = "Launch time per kernel in 8-bit inference (compiled engines: one fused kernel "
+                                 "per CNN layer, eight per transformer layer)",
                       .lo = 0.0, .hi = 2e-3, .start = 5e-6, .precision = "fp8/int8"},
     [CP_DECODE_LAYER_S] = {.name = "decode_layer_overhead", .work = "overhead", .unit = "s",
                            .meaning = "Fixed time per layer per decode step (launches, sampling and scheduling "
@@ -114,6 +111,12 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                     .meaning = "Share of the smaller of a step's compute and memory time hidden under the larger "
                                "(layers are compute- or memory-bound in turn)",
                     .lo = 0.0, .hi = 1.0, .start = 0.5},
+    [CP_PREFILL_OVERLAP] = {.name = "prefill_overlap", .work = "memory", .unit = "",
+                            .meaning = "Share of the smaller of a prefill pass's compute time and its weight-read "
+                                       "time hidden under the larger: near the ridge point a prefill's matmuls are "
+                                       "neither compute- nor bandwidth-bound, and their time is more than the "
+                                       "larger of the two",
+                            .lo = 0.0, .hi = 1.0, .start = 0.5},
     [CP_PREC_FP32] = {.name = "precision_factor", .work = "precision", .unit = "",
                       .meaning = "Compute efficiency at this precision relative to 16-bit formats",
                       .lo = 0.1, .hi = 3.0, .start = 1.0, .precision = "fp32/tf32"},

@@ -48,11 +48,9 @@ typedef enum {
     CP_TRAIN_EFF,        /* sharded training step: fraction of peak for the model FLOPs          */
     CP_EXPERT_HALF_TOKENS, /* tokens per expert per micro-batch at which an expert GEMM runs at half the dense efficiency */
     CP_MEM_EFF,          /* memory-bound passes: fraction of peak memory bandwidth               */
-    CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (fusion)      */
+    CP_ACT_PASSES_INF,   /* CNN activation bytes moved per byte written, inference (framework)   */
     CP_ACT_PASSES_TRAIN, /* the same for a CNN training step (forward + backward, unfused)       */
-    CP_ACT_PASSES_INF_Q, /* the same for 8-bit inference (quantized, fused engines)              */
-    CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward pass       */
-    CP_TF_ACT_PASSES_Q,  /* the same for 8-bit inference (fused engines)                         */
+    CP_TF_ACT_PASSES,    /* transformer activation bytes moved per byte kept, forward (framework) */
     CP_LAYER_S,          /* launch and framework time per kernel of a forward pass, s            */
     CP_LAYER_S_Q,        /* the same for 8-bit inference (compiled engines), s                   */
     CP_DECODE_LAYER_S,   /* the same per layer per decode step (graph-captured), s               */
@@ -62,6 +60,7 @@ typedef enum {
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */
     CP_OVERLAP,          /* share of the smaller of compute and memory time hidden by the other  */
+    CP_PREFILL_OVERLAP,  /* the same for a prefill's compute and its weight reads                */
     CP_PREC_FP32,        /* fp32/tf32 efficiency relative to 16-bit                              */
     CP_PREC_8BIT,        /* fp8/int8 efficiency relative to 16-bit                               */
     CP_PREC_4BIT,        /* int4 efficiency relative to 16-bit                                   */

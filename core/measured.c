@@ -18,12 +18,22 @@
  * momentum and variance (12 B) read and written, plus the 16-bit gradient
  * read and weight written: about 16 B per parameter of the optimizer pass. */
 #define ADAM_PASS_BYTES 16.0
-/* Kernels of one transformer layer (QKV, attention, projection, two
- * layer-norm/residual passes, two MLP matmuls and the activation) and of one
- * CNN layer as a framework launches it (convolution, normalisation,
- * activation). */
-#define KERNELS_PER_TRANSFORMER_LAYER 8.0
-#define KERNELS_PER_CNN_LAYER 3.0
+/* Kernels launched per layer, [transformer?][fused?]. A framework launches
+ * a CNN layer as three (convolution, normalisation, activation) and a
+ * transformer layer as eight (QKV, attention, projection, two
+ * layer-norm/residual passes, two MLP matmuls and the activation). An 8-bit
+ * engine (TensorRT and the like: the software that runs 8-bit CNNs and
+ * encoders) fuses a convolution with its normalisation and activation into
+ * one kernel (TensorRT's vertical conv + bias + ReLU fusion), but a
+ * transformer layer keeps its distinct matmuls, attention and normalisations
+ * (TensorRT's BERT: QKV, fused attention, projection + residual + norm, two
+ * MLP matmuls, norm): eight either way. */
+static const double KERNELS_PER_LAYER[2][2] = {{3.0, 1.0}, {8.0, 8.0}};
+/* A fused engine's activation traffic: each tensor a layer keeps is written
+ * once and read once by the next kernel (the normalisation and activation
+ * passes a framework adds run in the producer's registers), and its fused
+ * multi-head attention keeps the s x s scores on chip, so none are written. */
+#define FUSED_ACT_PASSES 2.0
 /* Korthikanti et al. (2022), Sec. 4: a transformer layer keeps 34 s b h
  * bytes plus 5 a s^2 b of attention scores at 16-bit: half as many elements. */
 #define TF_ACT_ELEMS_PER_TOKEN_HIDDEN 17.0
@@ -203,6 +213,8 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
                      hw->name);
     const double pb = precision_bytes(q->precision);
     const double ab = pb; /* quantized CNNs and encoders keep activations in the format */
+    /* 8-bit inference runs in a compiled engine: fused kernels (KERNELS_PER_LAYER, FUSED_ACT_PASSES). */
+    const bool fused = !q->is_training && pb <= 1.0;
     const double b = q->batch_size;
     double flops, t_compute, act_elems, layers;
 
@@ -215,7 +227,8 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
         double f_att = 4.0 * s.layers * sl * sl * s.hidden * b * k; /* bidirectional (encoder) attention */
         flops = f_mm + f_att;
         t_compute = f_mm / (peak * e_mm) + f_att / (peak * e_att);
-        act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden + TF_ACT_ELEMS_SCORES * s.heads * sl * sl);
+        act_elems = s.layers * (TF_ACT_ELEMS_PER_TOKEN_HIDDEN * sl * s.hidden +
+                                (fused ? 0.0 : TF_ACT_ELEMS_SCORES) * s.heads * sl * sl);
         layers = s.layers;
         TRACE_MS(msgs, "matmuls", f_mm / (peak * e_mm), "2 x parameters x tokens at the fitted GEMM efficiency");
         TRACE_MS(msgs, "attention", f_att / (peak * e_att), "4 L s^2 h per sequence, growing with the square of seq_len");
@@ -237,11 +250,17 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
     /* Activation traffic: every tensor a layer writes is read back, more so in
      * training (the backward pass reads what the forward kept and writes its
      * gradient). */
-    const bool quantized = !q->is_training && pb <= 1.0;
-    double passes = tf ? cc[quantized ? CP_TF_ACT_PASSES_Q : CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
-                       : cc[quantized           ? CP_ACT_PASSES_INF_Q
-                          : q->is_training ? CP_ACT_PASSES_TRAIN
-                                           : CP_ACT_PASSES_INF];
+    const double kernels = KERNELS_PER_LAYER[tf][fused];
+    if (fused && !msgs->quiet) {
+        const char *line = tf ? "Measured: 8-bit engine: fused kernels write each activation once and read it once; "
+                                "fused attention keeps the score matrix on chip."
+                              : "Measured: 8-bit engine: each CNN layer runs as one fused kernel (convolution, "
+                                "normalisation, activation) that writes its output once and the next reads it once.";
+        solver_trace_parts(msgs, &line, 1);
+    }
+    double passes = fused ? FUSED_ACT_PASSES
+                    : tf  ? cc[CP_TF_ACT_PASSES] * (q->is_training ? 3.0 : 1.0)
+                    : cc[q->is_training ? CP_ACT_PASSES_TRAIN : CP_ACT_PASSES_INF];
     double t_act = b * act_elems * ab * passes / act_bw;
     if (act_elems > 0)
         TRACE_MS(msgs, "activation traffic", t_act, "activations written and read back at the achieved bandwidth");
@@ -254,8 +273,7 @@ void measured_roofline(const roofline_query *q, double peak_stated, roofline_res
                                       : wbytes * pb / bw;
 
     /* Launch and framework time per layer, three passes in training. */
-    double per_layer = cc[quantized ? CP_LAYER_S_Q : CP_LAYER_S] *
-                       (tf ? KERNELS_PER_TRANSFORMER_LAYER : KERNELS_PER_CNN_LAYER);
+    double per_layer = cc[fused ? CP_LAYER_S_Q : CP_LAYER_S] * kernels;
     double t_launch = layers * per_layer * (q->is_training ? 3.0 : 1.0);
     TRACE_MS(msgs, "launch and framework time", t_launch, "fitted time per layer x layers");
 
@@ -367,7 +385,12 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
      * a prefill's variable-shape kernels run outside the captured graphs. */
     double t_plaunch = s.layers * cc[CP_DECODE_LAYER_S];
     double t_prelaunch = s.layers * cc[CP_PREFILL_LAYER_S];
-    r->ttft = fmax(t_pc, t_pw) + t_par + t_plaunch + t_prelaunch * r->chunks + hw->dispatch_tax * r->chunks + kv_transfer;
+    /* Compute and weight reads overlap only in part: the larger, plus the
+     * share of the smaller it does not hide (serving_iteration_time() prices
+     * an iteration with prefill the same way). */
+    double t_pexposed = (1.0 - cc[CP_PREFILL_OVERLAP]) * fmin(t_pc, t_pw);
+    r->ttft = fmax(t_pc, t_pw) + t_pexposed + t_par + t_plaunch + t_prelaunch * r->chunks + hw->dispatch_tax * r->chunks +
+              kv_transfer;
 
     /* Decode: the weights the batch touches and the KV cache, at the achieved
      * bandwidth, or the matmuls when the batch is large enough to be
@@ -390,7 +413,9 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
     }
     r->itl = itl;
 
-    TRACE_MS(msgs, "prefill compute", t_pc, "matmuls and causal attention at the fitted efficiencies");
+    TRACE_MS(msgs, "prefill compute and weight reads", fmax(t_pc, t_pw) + t_pexposed,
+             "matmuls and causal attention at the fitted efficiencies, or the weight reads if longer, plus the "
+             "fitted share of the shorter that the longer does not hide");
     TRACE_MS(msgs, "prefill launch time", t_prelaunch * r->chunks, "fitted time per layer of each prefill pass");
     if (tp > 1) {
         TRACE_MS(msgs, "prefill all-reduces", t_par, "two per layer over the scale-up link");
@@ -574,7 +599,7 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     const model_t *m = p->model;
     const hw_node *hw = p->hw;
     const double wb = precision_bytes(p->precision);
-    *c = (serving_iter_cost){0};
+    *c = (serving_iter_cost){.prefill_overlap = 1.0};
     c->weight_bytes = m->parameters * wb;
     c->fixed_prefill = hw->dispatch_tax;
     if (measured) /* serving_times()'s prefill launch time */
@@ -614,6 +639,7 @@ void serving_iteration_cost(const serving_params *p, double tp, bool measured, b
     c->c_decode_seq = 2.0 * s.matmul / (peak * e_mm);
     c->c_decode_ctx = 4.0 * s.layers * s.hidden / (peak * e_mm);
     c->prefill_reads_weights = true;
+    c->prefill_overlap = cc[CP_PREFILL_OVERLAP];
     c->m_weights_prefill = s.total * wb / bw;
     c->m_weights_decode = decode_read_params(m, 1.0) * wb / bw;
     if (decode_read_params(m, 1.0) < m->parameters) {

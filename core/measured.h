@@ -6,12 +6,14 @@
  *    (convolution, dense GEMM, attention that grows with the square of the
  *    sequence), plus activation and normalisation traffic (what makes
  *    depthwise networks memory-bound), weight and optimizer traffic, and a
- *    kernel-launch cost per layer; a training step that does not fit
- *    recomputes its forward pass instead of spilling;
- *  - serving: prefill with causal attention and its launch time per layer,
- *    decode at the achieved memory bandwidth with the experts a batch
- *    actually touches, both split over tp accelerators with two all-reduces
- *    per layer;
+ *    kernel-launch cost per layer; 8-bit inference runs in a compiled
+ *    engine's fused kernels (one per CNN layer, each activation written and
+ *    read once, attention scores kept on chip); a training step that does
+ *    not fit recomputes its forward pass instead of spilling;
+ *  - serving: prefill with causal attention, its weight reads only partly
+ *    hidden under its compute, and its launch time per layer; decode at the
+ *    achieved memory bandwidth with the experts a batch actually touches;
+ *    both split over tp accelerators with two all-reduces per layer;
  *  - sharded training: model FLOPs at a fitted fraction of peak (routed
  *    experts' at a share that falls with their tokens per micro-batch), the
  *    tensor-parallel all-reduces, the expert all-to-all, the pipeline bubble
@@ -74,9 +76,11 @@ calib_family measured_single_node_family(const model_t *m, bool training);
  *     for that prompt (batch 1, no chunking, no cached prefix), and
  *   - an iteration of B decode steps at context S costs serving's itl at
  *     seq_len S, batch B (no draft model, no disaggregation),
- * exactly, at any tp. A mixed iteration hides the smaller of its prefill
- * compute and its decode memory traffic behind the larger (Sarathi-Serve's
- * piggybacking). */
+ * exactly, at any tp. An iteration with prefill hides prefill_overlap of
+ * the smaller of its compute and its memory traffic behind the larger (all
+ * of it in mlsysim mode), so decodes riding on a prefill's compute
+ * (Sarathi-Serve's piggybacking) cost little; a decode-only iteration hides
+ * all of it. */
 typedef struct {
     double prefill_tokens;      /* sum of n over prefill chunks */
     double prefill_attn_full;   /* sum of n (c + n): mlsysim's full attention over the context */
@@ -92,7 +96,8 @@ typedef struct {
      * decode-only one (dense: all of them; with experts, the shared part plus
      * the experts touched: 1 - moe_miss^B of moe_experts), KV per context token */
     double m_weights_prefill, m_weights_decode, moe_shared, moe_experts, moe_miss;
-    bool prefill_reads_weights; /* measured mode: prefill is max(compute, weights) */
+    bool prefill_reads_weights; /* measured mode: prefill reads the weights beside its compute */
+    double prefill_overlap;     /* share of the smaller of compute and memory hidden when prefilling */
     double m_kv_token;
     /* tensor-parallel all-reduces per iteration: fixed + per token */
     double ar_fixed, ar_token;
@@ -132,7 +137,10 @@ static inline double serving_iteration_time(const serving_iter_cost *c, const se
     }
     if (dec)
         memory += c->m_kv_token * it->decode_ctx;
-    double t = (compute > memory ? compute : memory) + c->fixed_iteration;
+    double t = compute > memory ? compute : memory;
+    if (pre && c->prefill_overlap < 1.0) /* the share of the smaller the larger does not hide */
+        t += (1.0 - c->prefill_overlap) * (compute > memory ? memory : compute);
+    t += c->fixed_iteration;
     if (c->ar_token > 0 || c->ar_fixed > 0)
         t += c->ar_fixed + c->ar_token * (it->prefill_tokens + it->decode_seqs);
     if (pre)

@@ -58,7 +58,8 @@ static const mcase CASES[] = {
      "\"tp\":2}",
      "model=Llama3_70B&hardware=H100&seq_len=2048&batch_size=4&precision=fp8&tp=2", "batch_size", {1, 4, 16},
      {"ttft", "itl", NULL},
-     {"prefill compute", "prefill all-reduces", "decode all-reduces", "decode memory", "decode fixed cost", NULL}},
+     {"prefill compute and weight reads", "prefill all-reduces", "decode all-reduces", "decode memory",
+      "decode fixed cost", NULL}},
     {"distributed",
      "{\"model\":\"Llama3_70B\",\"fleet\":{\"node\":\"DGX_H100\",\"count\":4,\"fabric\":\"InfiniBand_NDR\"},"
      "\"tp_size\":8,\"pp_size\":2,\"batch_size\":64,\"seq_len\":4096,\"precision\":\"bf16\",\"step_model\":\"sharded\"}",

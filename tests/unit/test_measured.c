@@ -14,6 +14,7 @@
 
 #include "core/calibration.h"
 #include "core/fleet.h"
+#include "core/measured.h"
 #include "core/model.h"
 #include "core/precision.h"
 #include "core/solver.h"
@@ -24,13 +25,13 @@
 static const calib_entry TOY_ENTRIES[] = {
     {CP_GEMM_EFF, NULL, 0.5, 1},       {CP_CONV_EFF, NULL, 0.5, 1},         {CP_ATTN_EFF, NULL, 0.25, 1},
     {CP_TRAIN_EFF, NULL, 0.4, 1},      {CP_MEM_EFF, NULL, 0.8, 1},          {CP_ACT_PASSES_INF, NULL, 2.0, 1},
-    {CP_ACT_PASSES_TRAIN, NULL, 6.0, 1}, {CP_ACT_PASSES_INF_Q, NULL, 1.0, 1}, {CP_TF_ACT_PASSES, NULL, 1.0, 1},
+    {CP_ACT_PASSES_TRAIN, NULL, 6.0, 1}, {CP_TF_ACT_PASSES, NULL, 1.0, 1},
     {CP_LAYER_S, NULL, 10e-6, 1},      {CP_LAYER_S_Q, NULL, 5e-6, 1},       {CP_DECODE_LAYER_S, NULL, 10e-6, 1},
-    {CP_DECODE_SEQ_S, NULL, 20e-6, 1}, {CP_TF_ACT_PASSES_Q, NULL, 0.5, 1},
+    {CP_DECODE_SEQ_S, NULL, 20e-6, 1},
     {CP_AR_LATENCY_S, NULL, 5e-6, 1},  {CP_LINK_EFF, NULL, 0.8, 1},         {CP_DP_EXPOSED, NULL, 0.5, 1},
     {CP_OVERLAP, NULL, 0.5, 1},        {CP_PREC_FP32, NULL, 1.0, 1},        {CP_PREC_8BIT, NULL, 0.75, 1},
     {CP_PREC_4BIT, NULL, 0.5, 1},      {CP_PREFILL_LAYER_S, NULL, 30e-6, 1}, {CP_FP32_VECTOR, NULL, 0.125, 1},
-    {CP_EXPERT_HALF_TOKENS, NULL, 1024, 1},
+    {CP_EXPERT_HALF_TOKENS, NULL, 1024, 1}, {CP_PREFILL_OVERLAP, NULL, 0.5, 1},
     /* per accelerator: only ToyB's memory runs at half the common efficiency */
     {CP_MEM_EFF, "ToyB", 0.4, 1},
 };
@@ -367,6 +368,105 @@ Test(measured, serving_prefill_pays_its_launch_time_per_layer)
     calibration_use(&TOY);
     serve(CALIBRATION_MLSYSIM, 1);
     expect_num("ttft", mlsysim_ttft);
+}
+
+/* A prefill's compute and its weight reads overlap in part: the larger plus
+ * the share of the smaller the larger does not hide (1 - 0.5 in TOY). By
+ * hand, tp 1, one sequence of 1024 tokens:
+ *   compute  (2 x 1e9 x 1024 / 0.5 + 2 x 10 x 1024 x 1024 x 1024 / 0.25) / 1e14 = 0.0418189934592 s
+ *   weights  1e9 x 2 B / (1e12 x 0.8)                                             = 2.5e-3 s
+ *   exposed  (1 - 0.5) x 2.5e-3                                                   = 1.25e-3 s
+ *   fixed    10 layers x (10 us + 30 us) + 10 us dispatch                         = 4.1e-4 s
+ * With the share at 1 the weights hide entirely; mlsysim mode has no such term. */
+Test(measured, serving_prefill_overlaps_compute_and_weight_reads_in_part)
+{
+    serve(CALIBRATION_MEASURED, 1);
+    expect_num("ttft", (0.0418189934592 + 1.25e-3 + 4.1e-4) * 1e3);
+    cr_expect(traced_exactly("Measured: prefill compute and weight reads 43.07 ms (matmuls and causal attention at "
+                             "the fitted efficiencies, or the weight reads if longer, plus the fitted share of the "
+                             "shorter that the longer does not hide)."));
+    double itl = num("itl");
+    calib_entry entries[sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0]];
+    memcpy(entries, TOY_ENTRIES, sizeof TOY_ENTRIES);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+        if (entries[i].param == CP_PREFILL_OVERLAP)
+            entries[i].value = 1.0;
+    calib_table t = {.entries = entries, .n_entries = sizeof entries / sizeof entries[0]};
+    calibration_use(&t);
+    serve(CALIBRATION_MEASURED, 1);
+    expect_num("ttft", (0.0418189934592 + 4.1e-4) * 1e3);
+    expect_num("itl", itl); /* decode is the larger of its two, as before */
+    serve(CALIBRATION_MLSYSIM, 1);
+    double mlsysim_ttft = num("ttft");
+    calibration_use(&TOY);
+    serve(CALIBRATION_MLSYSIM, 1);
+    expect_num("ttft", mlsysim_ttft);
+}
+
+/* serving_simulation's iteration of one whole prompt costs serving's ttft,
+ * overlap included; a decode-only iteration of one sequence its itl. */
+Test(measured, an_iteration_of_one_prompt_costs_the_ttft)
+{
+    serve(CALIBRATION_MEASURED, 1);
+    double ttft = num("ttft"), itl = num("itl");
+    serving_params p = {.model = &LLM, .hw = &GPU_A, .seq_len = 1024, .batch = 1,
+                        .precision = precision_find("fp16"), .efficiency = 0.5};
+    serving_iter_cost c;
+    serving_iteration_cost(&p, 1, true, false, &c);
+    serving_iteration prompt = {.prefill_tokens = 1024, .prefill_attn_full = 1024.0 * 1024,
+                                .prefill_attn_causal = 1024.0 * 512};
+    cr_expect(rel_eq(serving_iteration_time(&c, &prompt) * 1e3, ttft), "%.17g ms vs ttft %.17g ms",
+              serving_iteration_time(&c, &prompt) * 1e3, ttft);
+    serving_iteration step = {.decode_seqs = 1, .decode_ctx = 1024};
+    cr_expect(rel_eq(serving_iteration_time(&c, &step) * 1e3, itl), "%.17g ms vs itl %.17g ms",
+              serving_iteration_time(&c, &step) * 1e3, itl);
+}
+
+/* An 8-bit engine fuses: a CNN layer is one kernel (three at 16-bit), a
+ * transformer layer eight either way, and each kept activation is written
+ * once and read once (2 passes) with no attention scores. By hand, B = 1000
+ * CNN: activations 1000 x 1e7 x 1 B x 2 / 8e11 = 25 ms (16-bit: x 2 B x 2
+ * passes = 50 ms); launches 10 layers x 1 x 5 us = 0.05 ms (16-bit: x 3 x
+ * 10 us = 0.3 ms). Encoder, B = 1, 128 tokens: activations 10 x 17 x 128 x
+ * 1024 x 1 B x 2 / 8e11 = 0.05571 ms (16-bit: 10 x (17 x 128 x 1024 + 2.5 x
+ * 8 x 128^2) x 2 B x 1 pass / 8e11 = 0.0639 ms); launches 10 x 8 x 5 us =
+ * 0.4 ms (16-bit: 0.8 ms). */
+Test(measured, single_node_8bit_engines_fuse_their_kernels)
+{
+    static const struct {
+        bool tf;
+        double batch;
+        const char *precision, *traffic, *launches;
+    } CASES8[] = {
+        {false, 1000, "int8", "Measured: activation traffic 25 ms", "Measured: launch and framework time 0.05 ms"},
+        {false, 1000, "fp16", "Measured: activation traffic 50 ms", "Measured: launch and framework time 0.3 ms"},
+        {true, 1, "int8", "Measured: activation traffic 0.05571 ms", "Measured: launch and framework time 0.4 ms"},
+        {true, 1, "fp16", "Measured: activation traffic 0.0639 ms", "Measured: launch and framework time 0.8 ms"},
+    };
+    for (size_t i = 0; i < sizeof CASES8 / sizeof CASES8[0]; i++) {
+        use_solver("single_node");
+        IN.calibration = CALIBRATION_MEASURED;
+        set_model("model", CASES8[i].tf ? &LLM : &CNN);
+        set_hw("hardware", &GPU_A);
+        set_num("batch_size", CASES8[i].batch);
+        set_enum("precision", CASES8[i].precision);
+        if (CASES8[i].tf)
+            set_num("seq_len", 128);
+        solve_ok();
+        char want[200];
+        snprintf(want, sizeof want, "%s (activations written and read back at the achieved bandwidth).",
+                 CASES8[i].traffic);
+        cr_expect(traced_exactly(want), "case %zu: '%s'", i, want);
+        snprintf(want, sizeof want, "%s (fitted time per layer x layers).", CASES8[i].launches);
+        cr_expect(traced_exactly(want), "case %zu: '%s'", i, want);
+        bool fused = strcmp(CASES8[i].precision, "int8") == 0;
+        cr_expect_eq(traced_exactly(CASES8[i].tf ? "Measured: 8-bit engine: fused kernels write each activation once "
+                                                   "and read it once; fused attention keeps the score matrix on chip."
+                                                 : "Measured: 8-bit engine: each CNN layer runs as one fused kernel "
+                                                   "(convolution, normalisation, activation) that writes its output "
+                                                   "once and the next reads it once."),
+                     fused, "case %zu", i);
+    }
 }
 
 /* fp32 on an accelerator whose catalog entry states no fp32 rate (the toy
