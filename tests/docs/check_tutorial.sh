@@ -46,6 +46,7 @@ stop() {
 }
 trap stop EXIT
 
+: >"$work/daemon.log" # before the daemon: the loop below may read it before the child's redirection makes it
 "$bin" --host 127.0.0.1 --port 0 --drain-delay 0 >"$work/daemon.log" 2>&1 &
 pid=$!
 port=""
