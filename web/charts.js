@@ -149,8 +149,8 @@ function axisOf(o, side) {
  * (or, for a square chart, a plot area as high as it is wide). */
 function fit(u, box, square) {
   const w = box.clientWidth;
-  const legend = u.root.querySelector('.u-legend');
-  const lh = legend ? legend.offsetHeight : 0;
+  if (!w) return; // hidden: sized when it shows (mount's ResizeObserver)
+  const lh = Math.max(0, u.root.offsetHeight - u.height); // the legend, with its margins
   let h = Math.max(80, box.clientHeight - lh);
   if (square) {
     const axesW = u.width - u.bbox.width / devicePixelRatio; // the y axis beside the plot
@@ -160,20 +160,24 @@ function fit(u, box, square) {
   if (u.width !== w || u.height !== h) u.setSize({width: w, height: h});
 }
 
-/* Build chart `name` in #chart-<name> (the previous one of that name is destroyed)
- * and keep it sized to its element. */
+/* Build chart `name` in #chart-<name> (the previous one of that name is
+ * destroyed) and keep it sized to its element: once uPlot has laid it out (its
+ * legend's height is known then), after each size it takes, and when the
+ * element's width changes. */
 function mount(name, opts, data, square) {
   const box = $('chart-' + name);
   if (state.charts[name]) state.charts[name].destroy();
   box.textContent = '';
   opts.width = box.clientWidth || 400;
   opts.height = box.clientHeight || 300;
+  const refit = (u) => fit(u, box, square);
+  // uPlot calls these hooks while it commits a layout: a new size waits until that is done
+  const later = (u) => queueMicrotask(() => refit(u));
+  opts.hooks = Object.assign({}, opts.hooks, {ready: [later], setSize: [later]});
   const u = new window.uPlot(opts, data, box);
-  fit(u, box, square);
-  if (square) fit(u, box, square); // the axes' sizes follow the plot's
   let width = box.clientWidth;
   const ro = new ResizeObserver(() => {
-    if (box.clientWidth !== width) { width = box.clientWidth; fit(u, box, square); }
+    if (box.clientWidth !== width) { width = box.clientWidth; refit(u); }
   });
   ro.observe(box);
   const destroy = u.destroy.bind(u);
