@@ -1,7 +1,6 @@
 /* charts.js - owns the pictures. They are drawn with uPlot (web/uPlot.iife.min.js,
- * window.uPlot; its stylesheet web/uPlot.min.css is linked by index.html), run
- * the first time a picture needs it (chartReady) - index.html preloads its
- * bytes, and the first answer's requests are out before it runs. Two kinds of
+ * window.uPlot, and its stylesheet web/uPlot.min.css, both loaded by index.html;
+ * chartReady() says when it can be used). Two kinds of
  * chart, one per element #chart-<name> (state.charts[name]):
  *   - plot(): points and lines on two axes (linear, logarithmic or categories),
  *     from datasets ({label, role, data: [{x, y, ...}], a line and/or a marker
@@ -25,16 +24,22 @@ import {fmtNum, fmtUnit, tickSI} from './format.js';
 import {state} from './state.js';
 import {api, envelope} from './api.js';
 
-/* uPlot (window.uPlot): index.html preloads its bytes; it runs when a picture
- * first needs it (chartReady()), which is after the first answer's requests left. */
+/* uPlot (window.uPlot): index.html loads it with `async`, so it runs as soon as
+ * it arrives, while the page's modules are still coming, rather than on the
+ * first answer's path. chartReady() resolves once it has run, and rejects when
+ * its request failed (an error event, or one it missed: the finished request's
+ * Resource Timing entry with an error status). */
+const UPLOT = '/ui/uPlot.iife.min.js';
 let chartLoading = null;
 export function chartReady() {
   if (!chartLoading) {
-    chartLoading = new Promise((resolve, reject) => {
-      const s = el('script', {src: '/ui/uPlot.iife.min.js'});
-      s.addEventListener('load', () => resolve(window.uPlot));
-      s.addEventListener('error', () => reject(new Error('the chart library (/ui/uPlot.iife.min.js) did not load')));
-      document.head.append(s);
+    chartLoading = window.uPlot ? Promise.resolve(window.uPlot) : new Promise((resolve, reject) => {
+      const fail = () => reject(new Error('the chart library (' + UPLOT + ') did not load'));
+      const s = document.getElementById('uplot');
+      s.addEventListener('load', () => (window.uPlot ? resolve(window.uPlot) : fail()));
+      s.addEventListener('error', fail);
+      const done = performance.getEntriesByName(new URL(UPLOT, location.href).href)[0];
+      if (done && done.responseStatus >= 400) fail();
     });
   }
   return chartLoading;
@@ -145,12 +150,17 @@ function axisOf(o, side) {
   return axis;
 }
 
+/* How deep a legend is (CSS pixels): one line until one is measured. A chart
+ * starts at its element's height less this, so that it is usually drawn once. */
+let legendDepth = 26;
+
 /* The element's size for a chart: its width, and its height less the legend's
  * (or, for a square chart, a plot area as high as it is wide). */
 function fit(u, box, square) {
   const w = box.clientWidth;
   if (!w) return; // hidden: sized when it shows (mount's ResizeObserver)
   const lh = Math.max(0, u.root.offsetHeight - u.height); // the legend, with its margins
+  if (lh) legendDepth = lh;
   let h = Math.max(80, box.clientHeight - lh);
   if (square) {
     const axesW = u.width - u.bbox.width / devicePixelRatio; // the y axis beside the plot
@@ -169,7 +179,7 @@ function mount(name, opts, data, square) {
   if (state.charts[name]) state.charts[name].destroy();
   box.textContent = '';
   opts.width = box.clientWidth || 400;
-  opts.height = box.clientHeight || 300;
+  opts.height = (box.clientHeight || 300) - (opts.legend.show === false ? 0 : legendDepth);
   const refit = (u) => fit(u, box, square);
   // uPlot calls these hooks while it commits a layout: a new size waits until that is done
   const later = (u) => queueMicrotask(() => refit(u));
