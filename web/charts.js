@@ -1,6 +1,6 @@
 /* charts.js - owns the pictures. They are drawn with uPlot (web/uPlot.iife.min.js,
- * window.uPlot, and its stylesheet web/uPlot.min.css, both loaded by index.html;
- * chartReady() says when it can be used). Two kinds of
+ * window.uPlot, run the first time a picture needs it: chartReady(); its
+ * stylesheet web/uPlot.min.css is linked by index.html). Two kinds of
  * chart, one per element #chart-<name> (state.charts[name]):
  *   - plot(): points and lines on two axes (linear, logarithmic or categories),
  *     from datasets ({label, role, data: [{x, y, ...}], a line and/or a marker
@@ -24,22 +24,17 @@ import {fmtNum, fmtUnit, tickSI} from './format.js';
 import {state} from './state.js';
 import {api, envelope} from './api.js';
 
-/* uPlot (window.uPlot): index.html loads it with `async`, so it runs as soon as
- * it arrives, while the page's modules are still coming, rather than on the
- * first answer's path. chartReady() resolves once it has run, and rejects when
- * its request failed (an error event, or one it missed: the finished request's
- * Resource Timing entry with an error status). */
-const UPLOT = '/ui/uPlot.iife.min.js';
+/* uPlot (window.uPlot): index.html preloads its bytes; it runs when a picture
+ * first needs it (chartReady()), which is after the first answer's requests
+ * left, so its start-up overlaps the daemon's work. */
 let chartLoading = null;
 export function chartReady() {
   if (!chartLoading) {
-    chartLoading = window.uPlot ? Promise.resolve(window.uPlot) : new Promise((resolve, reject) => {
-      const fail = () => reject(new Error('the chart library (' + UPLOT + ') did not load'));
-      const s = document.getElementById('uplot');
-      s.addEventListener('load', () => (window.uPlot ? resolve(window.uPlot) : fail()));
-      s.addEventListener('error', fail);
-      const done = performance.getEntriesByName(new URL(UPLOT, location.href).href)[0];
-      if (done && done.responseStatus >= 400) fail();
+    chartLoading = new Promise((resolve, reject) => {
+      const s = el('script', {src: '/ui/uPlot.iife.min.js'});
+      s.addEventListener('load', () => resolve(window.uPlot));
+      s.addEventListener('error', () => reject(new Error('the chart library (/ui/uPlot.iife.min.js) did not load')));
+      document.head.append(s);
     });
   }
   return chartLoading;

@@ -20,10 +20,10 @@
  *   find.js     the find mode (loaded when first chosen)
  *
  * First render: the page opens on a worked example and draws it before anything
- * else. index.html preloads /solvers, /version and the modules the first
- * answer needs, and runs uPlot (async) while they arrive; the solve and the
- * roofline solver's runs go out together, and the charts are drawn once both
- * answers are in (chartReady); the catalog lists behind the pickers are fetched after the first
+ * else. index.html preloads /solvers, /version, uPlot (uPlot.iife.min.js) and
+ * the modules the first answer needs; the solve and the roofline solver's runs
+ * go out together, and only then does uPlot run (chartReady), while the daemon
+ * answers; the catalog lists behind the pickers are fetched after the first
  * answer is drawn (state.firstRender), each kind once. The moment the worked
  * example is drawn is the performance mark "mlsysd:first-render"
  * (tests/browser/first_render.mjs measures it). */
