@@ -153,7 +153,7 @@ let legendDepth = 26;
  * (or, for a square chart, a plot area as high as it is wide). */
 function fit(u, box, square) {
   const w = box.clientWidth;
-  if (!w) return; // hidden: sized when it shows (mount's ResizeObserver)
+  if (!w || !u.root.isConnected) return; // hidden: sized when it shows (mount's ResizeObserver); or replaced
   const lh = Math.max(0, u.root.offsetHeight - u.height); // the legend, with its margins
   if (lh) legendDepth = lh;
   let h = Math.max(80, box.clientHeight - lh);
