@@ -13,16 +13,16 @@
  *   state.js    the page's shared state
  *   api.js      the API client and the catalog lists
  *   form.js     the solver's form, its request, the URL's hash
- *   charts.js   Chart.js, the roofline, the stage bars, the sweep chart
+ *   charts.js   the charts (uPlot), the roofline, the stage bars, the sweep chart
  *   answer.js   the answer panel
  *   catalog.js  the Catalog view (loaded when first opened)
  *   validation.js  the Validation view (loaded when first opened)
  *   find.js     the find mode (loaded when first chosen)
  *
  * First render: the page opens on a worked example and draws it before anything
- * else. index.html preloads /solvers, /version, chart.min.js and the modules
- * the first answer needs; the solve and the roofline solver's runs go out
- * together, and only then does Chart.js run (chartReady), while the daemon
+ * else. index.html preloads /solvers, /version, uPlot (uPlot.iife.min.js) and
+ * the modules the first answer needs; the solve and the roofline solver's runs
+ * go out together, and only then does uPlot run (chartReady), while the daemon
  * answers; the catalog lists behind the pickers are fetched after the first
  * answer is drawn (state.firstRender), each kind once. The moment the worked
  * example is drawn is the performance mark "mlsysd:first-render"

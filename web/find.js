@@ -24,7 +24,7 @@ import {fmtNum} from './format.js';
 import {state} from './state.js';
 import {api} from './api.js';
 import {asNumber} from './form.js';
-import {chart, chartReady, COLORS, logWorthy} from './charts.js';
+import {chartReady, COLORS, logWorthy, plot, setPoints} from './charts.js';
 import {listBlock, showCurl, showProblem, showSolve} from './answer.js';
 
 const FIND_OPS = ['<=', '<', '>=', '>', '==', '!='];
@@ -384,7 +384,7 @@ async function showPareto(body, ans) {
     const fig = el('figure', {id: 'fig-pareto'},
       el('figcaption', {}, 'Pareto front ', el('span', {class: 'sub', text: '(' + objs[1].name + ' against ' + objs[0].name +
         '; a point opens its answer)'})),
-      el('div', {class: 'chart'}, el('canvas', {id: 'chart-pareto', role: 'img'})),
+      el('div', {class: 'chart', id: 'chart-pareto', role: 'img'}),
       el('p', {id: 'pareto-notes', class: 'notes'}));
     box.append(fig);
     pick = await drawPareto(front, objs, (i) => open(i));
@@ -413,26 +413,23 @@ async function showPareto(body, ans) {
 const pointTag = (p) => Object.entries(p || {}).map(([k, v]) => (typeof v === 'string' ? v : k + '=' + show(v))).join(', ');
 const PARETO_TAGS = 12; // beyond this many points the tags would crowd: the tooltip and the table name them
 
-/* Each front point's tag beside it (Chart.js 3 has no data labels of its own). */
-const tagPlugin = {
-  id: 'paretoTags',
-  afterDatasetsDraw(c) {
-    const meta = c.getDatasetMeta(0);
-    const ctx = c.ctx;
-    ctx.save();
-    ctx.font = '12px system-ui, sans-serif';
-    ctx.fillStyle = '#1b1f24';
-    ctx.textBaseline = 'bottom';
-    meta.data.forEach((pt, j) => {
-      const text = c.data.datasets[0].data[j].tag;
-      const w = ctx.measureText(text).width;
-      // right of the point, or left of it near the right edge
-      const left = pt.x + 8 + w > c.chartArea.right;
-      ctx.textAlign = left ? 'right' : 'left';
-      ctx.fillText(text, left ? pt.x - 8 : pt.x + 8, pt.y - 4);
-    });
-    ctx.restore();
-  },
+/* A uPlot draw hook writing each front point's tag beside it: right of the
+ * point, or left of it near the plot's right edge. */
+const drawTags = (front) => (u) => {
+  const ctx = u.ctx;
+  const right = u.bbox.left + u.bbox.width;
+  ctx.save();
+  ctx.font = 12 * devicePixelRatio + 'px system-ui, sans-serif';
+  ctx.fillStyle = '#1b1f24';
+  ctx.textBaseline = 'bottom';
+  const gap = 8 * devicePixelRatio;
+  for (const p of front) {
+    const x = u.valToPos(p.x, 'x', true), y = u.valToPos(p.y, 'y', true);
+    const left = x + gap + ctx.measureText(p.tag).width > right;
+    ctx.textAlign = left ? 'right' : 'left';
+    ctx.fillText(p.tag, left ? x - gap : x + gap, y - 4 * devicePixelRatio);
+  }
+  ctx.restore();
 };
 
 /* The front of two objectives: objective 1 across, objective 2 up, each point by its axis
@@ -444,34 +441,22 @@ async function drawPareto(front, objs, onPick) {
   const xs = data.map((d) => d.x);
   const ys = data.map((d) => d.y);
   const title = (o) => withUnit(o.name, o.unit) + ', ' + (o.dir === 'minimize' ? 'lower' : 'higher') + ' is better';
-  const c = chart('pareto', {type: 'scatter', data: {datasets: [
-    {label: 'Pareto front', role: 'front', data, showLine: true, stepped: false, borderDash: [4, 3], borderWidth: 1,
-      borderColor: COLORS[0], backgroundColor: COLORS[0], pointRadius: 6, pointHoverRadius: 9},
-    {label: 'shown below', role: 'picked', data: [], showLine: false, pointRadius: 11, pointStyle: 'circle',
-      borderColor: '#f0a400', borderWidth: 3, backgroundColor: 'rgba(240,164,0,0.15)'}]},
-  plugins: front.length <= PARETO_TAGS ? [tagPlugin] : [],
-  options: {
-    layout: {padding: {right: 24, top: 16}},
-    scales: {
-      // linear axes get room around the points for their tags
-      x: logWorthy(xs) ? {type: 'logarithmic', title: {display: true, text: title(ox)}} : {type: 'linear', grace: '8%', title: {display: true, text: title(ox)}},
-      y: logWorthy(ys) ? {type: 'logarithmic', title: {display: true, text: title(oy)}} : {type: 'linear', grace: '10%', title: {display: true, text: title(oy)}}},
-    onClick: (ev, els, ch) => {
-      const hit = els.map((e) => ch.data.datasets[e.datasetIndex].data[e.index]).find((p) => p && p.label);
-      if (hit) onPick(hit.i);
-    },
-    onHover: (ev, els) => { ev.native.target.style.cursor = els.length ? 'pointer' : ''; },
-    plugins: {legend: {display: false},
-      tooltip: {filter: (item) => item.datasetIndex === 0, callbacks: {label: (ctx) => (ctx.raw.label || '') + ': ' + ox.name + ' ' + fmtNum(ctx.raw.x) + (ox.unit ? ' ' + ox.unit : '') +
-        ', ' + oy.name + ' ' + fmtNum(ctx.raw.y) + (oy.unit ? ' ' + oy.unit : '')}}}}});
+  plot('pareto', {legend: false,
+    datasets: [
+      {label: 'Pareto front', role: 'front', data, color: COLORS[0], line: {width: 1, dash: [4, 3]}, marker: {shape: 'circle', size: 6}},
+      {label: 'shown below', role: 'picked', data: [], color: '#f0a400', marker: {shape: 'circle', size: 11, width: 3, fill: 'rgba(240,164,0,0.15)'}, hover: false}],
+    // linear axes get room around the points for their tags
+    x: {log: logWorthy(xs), pad: 0.08, title: title(ox)},
+    y: {log: logWorthy(ys), pad: 0.1, title: title(oy)},
+    draw: front.length <= PARETO_TAGS ? drawTags(data) : null,
+    tip: (ds, p) => (p.label || '') + ': ' + ox.name + ' ' + fmtNum(p.x) + (ox.unit ? ' ' + ox.unit : '') +
+      ', ' + oy.name + ' ' + fmtNum(p.y) + (oy.unit ? ' ' + oy.unit : ''),
+    pick: (ds, p) => onPick(p.i)});
   const notes = front.length + ' point' + (front.length === 1 ? '' : 's') + ' on the front: ' +
     data.map((d) => d.label + ' (' + fmtNum(d.x) + (ox.unit ? ' ' + ox.unit : '') + ', ' + fmtNum(d.y) + (oy.unit ? ' ' + oy.unit : '') + ')').join('; ') + '.';
   $('pareto-notes').textContent = notes;
   $('chart-pareto').setAttribute('aria-label', 'Pareto front: ' + title(oy) + ' against ' + title(ox) + '. ' + notes + ' The table below lists every point.');
-  return (i) => {
-    c.data.datasets[1].data = [{x: data[i].x, y: data[i].y, i, label: data[i].label}];
-    c.update();
-  };
+  return (i) => setPoints('pareto', 'picked', [{x: data[i].x, y: data[i].y, i, label: data[i].label}]);
 }
 
 export async function runFind(base) {

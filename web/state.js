@@ -9,7 +9,7 @@ export const state = {
   edition: '',
   solver: null,         // the solver shown
   catalogs: new Map(),  // "edition/kind" -> list of entries (api.js)
-  charts: {},           // name -> Chart (charts.js)
+  charts: {},           // name -> uPlot instance (charts.js)
   sweep: null,          // last sweep answer (answer.js)
   firstRender: null,    // resolves when the page's first answer is drawn (or its problem shown)
   mode: 'run',          // 'run' (solve or sweep) or 'find' (POST /optimize, find.js)

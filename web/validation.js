@@ -8,8 +8,9 @@
  *     each family's row shows its colour and shape on the chart;
  *   - a log-log scatter of predicted (y) against measured (x), square, one
  *     point per measurement coloured and shaped by family, with the y = x line
- *     and the ±25 % band; which prediction is plotted is a choice (measured,
- *     leave-one-source-out, mlsysim); a point's tooltip names it, and a click
+ *     and the ±25 % band (drawn with charts.js's plot()); which prediction is
+ *     plotted is a choice (measured, leave-one-source-out, mlsysim); hovering
+ *     a point names it, and a click
  *     on it shows it beside the chart (#val-point: its figures, its quote, a
  *     link to its source and one to its request) and picks its row;
  *   - the measurements as a table (all, or one family's) sortable by any
@@ -21,10 +22,10 @@
  * predicted) - 1 (GET /validation's "error" says so). Loaded by dashboard.js
  * the first time the view is opened. */
 import {$, el} from './dom.js';
-import {fmtNum, fmtPct, tickSI} from './format.js';
+import {fmtNum, fmtPct} from './format.js';
 import {api} from './api.js';
 import {requestToHash} from './form.js';
-import {chart, chartReady} from './charts.js';
+import {chartReady, OPEN_SHAPES, plot} from './charts.js';
 
 /* The predictions a point can show, and the calibration its request link opens. */
 const WHICH = [
@@ -153,39 +154,29 @@ function draw() {
   const lo = vals.length ? Math.pow(10, Math.floor(Math.log10(Math.min(...vals) / BAND))) : 1;
   const hi = vals.length ? Math.pow(10, Math.ceil(Math.log10(Math.max(...vals) * BAND))) : 10;
   const grey = 'rgba(74,83,96,.55)';
+  const lower = [{x: lo, y: lo / BAND}, {x: hi, y: hi / BAND}];
   const datasets = [
-    {label: '±25 %', role: 'band', data: [{x: lo, y: lo * BAND}, {x: hi, y: hi * BAND}], showLine: true, pointRadius: 0, pointStyle: 'rect',
-      borderColor: grey, borderWidth: 1, backgroundColor: 'rgba(74,83,96,.13)', fill: '+1', order: 3},
-    {label: '−25 %', role: 'band-low', data: [{x: lo, y: lo / BAND}, {x: hi, y: hi / BAND}], showLine: true, pointRadius: 0,
-      borderColor: grey, borderWidth: 1, order: 3},
-    {label: 'y = x', role: 'identity', data: [{x: lo, y: lo}, {x: hi, y: hi}], showLine: true, pointRadius: 0, pointStyle: 'line',
-      borderColor: '#1b1f24', borderWidth: 1.2, borderDash: [5, 3], order: 2},
+    {label: '±25 %', role: 'band', data: [{x: lo, y: lo * BAND}, {x: hi, y: hi * BAND}], color: grey, line: {width: 1},
+      fillTo: lower, fillColor: 'rgba(74,83,96,.13)'},
+    {label: '−25 %', role: 'band-low', data: lower, color: grey, line: {width: 1}, legend: false},
+    {label: 'y = x', role: 'identity', data: [{x: lo, y: lo}, {x: hi, y: hi}], color: '#1b1f24', line: {width: 1.2, dash: [5, 3]}},
   ];
   for (const f of families) {
     const data = pts.filter((m) => m.family === f).map((m) => ({x: m.measured.value, y: predicted(m, view.which), id: m.id,
       unit: m.measured.unit || '', metric: m.measured.metric || '', error: errorOf(m, view.which)}));
     if (!data.length) continue;
     const {color, shape} = style(f);
-    const stroke = ['star', 'crossRot', 'cross'].includes(shape); // drawn with lines only: a thicker line
-    datasets.push({label: familyTitle(view.data, f), family: f, data, showLine: false, order: 1,
-      pointRadius: stroke ? 5 : 4, pointHoverRadius: 8, pointBorderWidth: stroke ? 2 : 1, pointStyle: shape,
-      borderColor: color, backgroundColor: color + 'b3'});
+    const stroke = OPEN_SHAPES.includes(shape); // drawn with lines only: a thicker line
+    datasets.push({label: familyTitle(view.data, f), family: f, data, color,
+      marker: {shape, size: stroke ? 5 : 4, width: stroke ? 2 : 1, fill: color + 'b3'}});
   }
   const within = pts.filter((m) => errorOf(m, view.which) <= BAND - 1).length;
-  chart('validation', {type: 'scatter', data: {datasets},
-    options: {scales: {
-      x: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'measured (the source\'s figure: ms or 1/s)'}, ticks: {callback: tickSI}},
-      y: {type: 'logarithmic', min: lo, max: hi, title: {display: true, text: 'predicted (' + which.short + ')'}, ticks: {callback: tickSI}}},
-    onClick: (ev, els, c) => {
-      const hit = els.map((e) => c.data.datasets[e.datasetIndex].data[e.index]).find((p) => p && p.id);
-      if (hit) pick(hit.id);
-    },
-    onHover: (ev, els) => { ev.native.target.style.cursor = els.some((e) => e.element && datasets[e.datasetIndex].family) ? 'pointer' : ''; },
-    plugins: {legend: {position: 'bottom', labels: {usePointStyle: true, boxHeight: 8, padding: 12,
-      filter: (item, d) => d.datasets[item.datasetIndex].role !== 'band-low'}},
-    tooltip: {filter: (item) => Boolean(item.raw && item.raw.id),
-      callbacks: {label: (c) => c.raw.id + ' (' + c.dataset.label + '): measured ' + fmtNum(c.raw.x) + ' ' + c.raw.unit +
-          ', predicted ' + fmtNum(c.raw.y) + (c.raw.error !== null ? ', error ' + fmtPct(c.raw.error) : '')}}}}});
+  plot('validation', {datasets, square: true,
+    x: {log: true, min: lo, max: hi, title: 'measured (the source\'s figure: ms or 1/s)'},
+    y: {log: true, min: lo, max: hi, title: 'predicted (' + which.short + ')'},
+    tip: (ds, p) => p.id + ' (' + ds.label + '): measured ' + fmtNum(p.x) + ' ' + p.unit +
+      ', predicted ' + fmtNum(p.y) + (p.error !== null ? ', error ' + fmtPct(p.error) : ''),
+    pick: (ds, p) => pick(p.id)});
   const note = pts.length + ' of ' + ms.length + ' measurements plotted (' + which.label + '); ' + within + ' within ±25 % (the band: ' +
     'predicted between measured / 1.25 and measured × 1.25). Units differ between families (times in ms, throughputs in 1/s); ' +
     'each point compares a prediction with its own measurement, so the distance from y = x is the error whatever the unit.' +

@@ -45,8 +45,9 @@ Test(ui, assets_with_content_type_etag_and_304)
         {"/ui/index.html", "text/html; charset=utf-8", "<!doctype html>"},
         {"/ui/dashboard.js", "text/javascript; charset=utf-8", "GET /solvers"},
         {"/ui/dashboard.css", "text/css; charset=utf-8", "#fields"},
-        {"/ui/chart.min.js", "text/javascript; charset=utf-8", "Chart.js v3.9.1"},
-        {"/ui/chart.js-LICENSE.txt", "text/plain; charset=utf-8", "MIT"},
+        {"/ui/uPlot.iife.min.js", "text/javascript; charset=utf-8", "uPlot (v1.6.32)"},
+        {"/ui/uPlot.min.css", "text/css; charset=utf-8", ".uplot"},
+        {"/ui/uplot-LICENSE.txt", "text/plain; charset=utf-8", "MIT"},
     };
     for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
         http_resp r;

@@ -46,12 +46,19 @@ async function getJSON(url, body) {
 
 const shot = (name) => page.screenshot({path: path.join(artifacts, name + '.png'), fullPage: true});
 
-/* The datasets of a chart on the page, as plain data. */
+/* What a chart on the page draws, read from its uPlot instance (web/charts.js
+ * keeps it as the element's `uplot`): bars (a value per category) or points and
+ * lines on two axes, each series' data as uPlot holds it, as plain data. */
 const chartData = (name) => page.evaluate((n) => {
-  const c = window.Chart.getChart(document.getElementById('chart-' + n));
-  return c ? {type: c.config.type, labels: c.data.labels, scales: Object.fromEntries(Object.entries(c.scales).map(([k, s]) => [k, s.type])),
-    datasets: c.data.datasets.map((d) => ({label: d.label, role: d.role || null, hw: d.hw || null,
-      data: d.data.map((p) => (typeof p === 'object' && p !== null ? {x: p.x, y: p.y} : p))}))} : null;
+  const u = (document.getElementById('chart-' + n) || {}).uplot;
+  if (!u) return null;
+  const scales = {x: u.scales.x.distr === 3 ? 'logarithmic' : 'linear', y: u.scales.y.distr === 3 ? 'logarithmic' : 'linear'};
+  if (u.mode !== 2) {
+    return {kind: 'bars', labels: u.series[0].categories, scales,
+      datasets: u.series.slice(1).map((s, i) => ({label: s.label, role: null, hw: null, data: [...u.data[i + 1]]}))};
+  }
+  return {kind: 'xy', scales, datasets: u.series.slice(1).map((s, i) => ({label: s.label, role: s.role, hw: s.hw,
+    data: u.data[i + 1][0].map((x, j) => ({x, y: u.data[i + 1][1][j]}))}))};
 }, name);
 
 async function openSolver(name) {
@@ -146,9 +153,10 @@ test('first load shows the worked example: stage bars and the roofline, drawn; t
   assert.ok(perf.transfer < TRANSFER_BUDGET, `first visit transfers ${perf.transfer} bytes (Resource Timing), budget ${TRANSFER_BUDGET}`);
   assert.ok(![...urls.values()].some((u) => u.endsWith('/ui/find.js')), 'the find mode is not fetched by the first visit');
   // the browser accepts gzip: the dashboard's files and the larger answers come compressed
-  for (const f of ['/ui/chart.min.js', '/ui/dashboard.js', '/ui/dashboard.css', '/solvers', '/catalog/hardware?catalog=current'])
+  for (const f of ['/ui/uPlot.iife.min.js', '/ui/uPlot.min.css', '/ui/dashboard.js', '/ui/dashboard.css', '/solvers', '/catalog/hardware?catalog=current'])
     assert.equal(encoding.get(f), 'gzip', `${f} sent gzip-encoded (${[...encoding].map((e) => e.join(' ')).join(', ')})`);
   const bars = await chartData('stages');
+  assert.equal(bars.kind, 'bars');
   const api = await getJSON(base + '/solve/pipeline?model=ResNet50&hardware=A100&batch_size=512&sample_size_bytes=500%20KB&cpu_workers=8');
   assert.deepEqual(bars.datasets[0].data, [api.result.storage_time, api.result.transform_time, api.result.accelerator_step_time]);
   assert.match(bars.labels[1], /binding/, 'the binding stage (Transformation) is marked');
@@ -609,8 +617,8 @@ test('calibration switch: measured mode sends "calibration" with every request; 
 
 /* A chart's axis titles and the points of its datasets by role. */
 const chartAxes = (name) => page.evaluate((n) => {
-  const c = window.Chart.getChart(document.getElementById('chart-' + n));
-  return {x: c.options.scales.x.title.text, y: c.options.scales.y.title.text};
+  const u = document.getElementById('chart-' + n).uplot;
+  return {x: u.axes[0].label, y: u.axes[1].label};
 }, name);
 
 const SERVING_FRONT = {model: 'Llama3_70B', seq_len: 4096, batch_size: 8};
@@ -663,7 +671,7 @@ test('find with two objectives over hardware x tp for serving: the Pareto front 
 
   // the scatter: one point per front point at (ttft, tp), its axes named with their units
   const ch = await chartData('pareto');
-  assert.equal(ch.type, 'scatter');
+  assert.equal(ch.kind, 'xy');
   assert.deepEqual(ch.datasets.find((d) => d.role === 'front').data, api.pareto.map((q) => ({x: q.objectives.ttft, y: q.objectives.tp})));
   const axes = await chartAxes('pareto');
   assert.match(axes.x, /^ttft \(ms\)/);
@@ -680,10 +688,9 @@ test('find with two objectives over hardware x tp for serving: the Pareto front 
   assert.deepEqual(await page.$$eval('#find-pareto tr.picked', (r) => r.map((x) => x.dataset.index)), [String(last)]);
   await page.$eval('#chart-pareto', (c) => c.scrollIntoView({block: 'center'}));
   const spot = await page.evaluate(() => {
-    const c = window.Chart.getChart(document.getElementById('chart-pareto'));
-    const e = c.getDatasetMeta(0).data[1];
-    const r = c.canvas.getBoundingClientRect();
-    return {x: r.left + e.x, y: r.top + e.y};
+    const u = document.getElementById('chart-pareto').uplot;
+    const r = u.over.getBoundingClientRect();
+    return {x: r.left + u.valToPos(u.data[1][0][1], 'x'), y: r.top + u.valToPos(u.data[1][1][1], 'y')};
   });
   await page.mouse.click(spot.x, spot.y);
   await page.waitForSelector('#find-pareto-answer[data-index="1"] #result-table');
@@ -810,11 +817,14 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
   assert.deepEqual([...ids].sort(), v.measurements.map((m) => m.id).sort());
 
   // the scatter, for each prediction: one point per measurement at (measured, predicted), a dataset per family
+  // x and y as uPlot draws them; each point's id from the dataset charts.js drew it from (u.spec)
   const points = () => page.evaluate(() => {
-    const c = window.Chart.getChart(document.getElementById('chart-validation'));
-    return {scales: [c.scales.x.type, c.scales.y.type], roles: c.data.datasets.filter((d) => d.role).map((d) => [d.role, d.data.map((q) => [q.x, q.y])]),
-      families: c.data.datasets.filter((d) => !d.role).map((d) => [d.family, d.backgroundColor]),
-      points: c.data.datasets.filter((d) => !d.role).flatMap((d) => d.data.map((q) => ({id: q.id, family: d.family, x: q.x, y: q.y})))};
+    const u = document.getElementById('chart-validation').uplot;
+    const sets = u.series.slice(1).map((s, i) => ({s, i: i + 1, xs: u.data[i + 1][0], ys: u.data[i + 1][1], ds: u.spec.datasets[i]}));
+    const log = (k) => (u.scales[k].distr === 3 ? 'logarithmic' : 'linear');
+    return {scales: [log('x'), log('y')], roles: sets.filter((d) => d.s.role).map((d) => [d.s.role, d.xs.map((x, j) => [x, d.ys[j]])]),
+      families: sets.filter((d) => !d.s.role).map((d) => [d.s.family, typeof d.s.stroke === 'function' ? d.s.stroke(u, d.i) : d.s.stroke]),
+      points: sets.filter((d) => !d.s.role).flatMap((d) => d.xs.map((x, j) => ({id: d.ds.data[j].id, family: d.s.family, x, y: d.ys[j]})))};
   });
   for (const which of ['measured', 'measured_loso', 'mlsysim']) {
     await page.click(`input[name="val-which"][value="${which}"]`);
@@ -842,8 +852,8 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
   await page.waitForFunction(() => document.getElementById('chart-validation').getAttribute('aria-label').includes('measured mode'));
   // the plot is square, so y = x is its diagonal: a decade is as long on both axes
   const area = await page.evaluate(() => {
-    const a = window.Chart.getChart(document.getElementById('chart-validation')).chartArea;
-    return {w: a.right - a.left, h: a.bottom - a.top};
+    const b = document.getElementById('chart-validation').uplot.bbox;
+    return {w: b.width, h: b.height};
   });
   assert.ok(Math.abs(area.w / area.h - 1) < 0.1, `the plot is square (${area.w} x ${area.h} px)`);
   // the summary shows each family with its colour on the chart
@@ -854,11 +864,12 @@ test('validation view: the summary is GET /validation\'s; one point per measurem
 
   // a click on a point shows it beside the chart, with its source and its request, and picks its row
   const spot = await page.evaluate(() => {
-    const c = window.Chart.getChart(document.getElementById('chart-validation'));
-    const all = c.data.datasets.flatMap((d, i) => (d.role ? [] : c.getDatasetMeta(i).data.map((e, j) => ({x: e.x, y: e.y, id: d.data[j].id}))));
+    const u = document.getElementById('chart-validation').uplot;
+    const all = u.series.flatMap((s, i) => (i === 0 || s.role ? [] : u.data[i][0].map((x, j) => ({x: u.valToPos(x, 'x'), y: u.valToPos(u.data[i][1][j], 'y'),
+      id: u.spec.datasets[i - 1].data[j].id}))));
     const alone = all.find((p) => all.every((q) => q === p || Math.hypot(q.x - p.x, q.y - p.y) > 14));
-    c.canvas.scrollIntoView({block: 'center'}); // the click lands in the viewport
-    const r = c.canvas.getBoundingClientRect();
+    u.over.scrollIntoView({block: 'center'}); // the click lands in the viewport
+    const r = u.over.getBoundingClientRect();
     return alone && {id: alone.id, x: r.left + alone.x, y: r.top + alone.y};
   });
   assert.ok(spot, 'a point no other point overlaps');
