@@ -149,7 +149,7 @@ static int on_key(void *ctx, const unsigned char *s, size_t n)
         return 0;
     if (st->level == 1) {
         st->member = M_NONE;
-        for (int m = M_SOLVER; m <= M_INPUTS; m++)
+        for (int m = M_SOLVER; m <= M_INPUTS && st->member == M_NONE; m++)
             if (!strcmp(k, ENVELOPE[m]))
                 st->member = m;
         if (st->member == M_NONE || (st->seen & (1u << st->member)))

@@ -122,6 +122,13 @@ bool json_utf8_ok(const char *s)
 bool json_utf8_okn(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    /* ASCII without a NUL, eight bytes at a time */
+    for (; end - p >= 8; p += 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        if ((v | ((v - 0x0101010101010101ULL) & ~v)) & 0x8080808080808080ULL)
+            break;
+    }
     while (p < end) {
         if (*p < 0x80) {
             if (!*p)

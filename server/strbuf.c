@@ -133,14 +133,19 @@ static size_t plain_prefix(const unsigned char *p, size_t n)
 #ifdef __SSE2__
     /* sixteen at a time where the target has SSE2 (every x86-64) */
     const __m128i below = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), slash = _mm_set1_epi8('\\');
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-        /* signed compare: bytes above 0x7f are negative, so below 0x20 too */
-        __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, below),
-                                   _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, slash)));
-        if (_mm_movemask_epi8(bad))
+    /* signed compare: bytes above 0x7f are negative, so below 0x20 too */
+#define PLAIN16(at)                                                                                                    \
+    (!_mm_movemask_epi8(_mm_or_si128(                                                                                  \
+        _mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (at))), below),                             \
+        _mm_or_si128(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (at))), quote),                \
+                     _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + (at))), slash)))))
+    for (; i + 16 <= n; i += 16)
+        if (!PLAIN16(i))
             break;
-    }
+    /* the last bytes in one more load, overlapping the ones already checked */
+    if (i + 16 > n && n >= 16 && i < n && PLAIN16(n - 16))
+        return n;
+#undef PLAIN16
 #endif
     for (; i + 8 <= n; i += 8) {
         uint64_t v, q, bs;
