@@ -214,6 +214,9 @@ Test(body_scan, declines_what_jansson_reads_differently)
     for (size_t i = 0; i < sizeof DECLINED / sizeof DECLINED[0]; i++)
         cr_expect(!scans(DECLINED[i]), "declined body %zu was scanned: %s", i, DECLINED[i]);
 
+    /* whitespace around the envelope is read */
+    cr_expect(scans(" \t{\"solver\":\"single_node\",\"inputs\":{\"a\":[1,{\"b\":2}]}} \r\n"));
+
     /* deeper than the scan builds */
     char deep[400] = "{\"solver\":\"single_node\",\"inputs\":{\"a\":";
     for (int k = 0; k < 70; k++)
