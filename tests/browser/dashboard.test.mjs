@@ -235,10 +235,14 @@ test('roofline: ridge point at peak / bandwidth, the workload at its arithmetic 
 
 test('the page state is a link: opening it reproduces the answer', async () => {
   const p2 = await browser.newPage();
+  const solves = []; // the solver requests the page sends
+  p2.on('request', (r) => { if (r.url() === base + '/solve') solves.push(JSON.parse(r.postData()).solver); });
   await p2.goto(base + '/' + latencyHash, {waitUntil: 'load'});
   await p2.waitForSelector('tr[data-output="latency"]');
   const [a, b] = await Promise.all([p2, page].map((pg) => pg.$eval('tr[data-output="latency"] td.value', (e) => e.dataset.value)));
   assert.equal(a, b);
+  // a page opened on a state asks for that state only, not for the worked example (web/example.js)
+  assert.deepEqual(solves, ['single_node'], 'the solves a page opened on a state sends: ' + solves.join(', '));
   await p2.close();
 });
 
