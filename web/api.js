@@ -1,18 +1,30 @@
 /* api.js - owns the page's conversation with the daemon: api(path, body)
  * (GET, or POST of a JSON body; a problem answer becomes an Error carrying
- * it as .problem), a solver request's envelope (envelope: solver, edition,
- * calibration, inputs), the catalog lists behind the pickers (catalogList, one
- * request per kind and edition, made after the first render), the catalog's
- * kinds, and finding an entry in a list by key or id. */
+ * it as .problem; until the first render, a request that example.js sent as
+ * the page started takes that answer instead of asking again), a solver
+ * request's envelope (envelope: solver, edition, calibration, inputs), the
+ * catalog lists behind the pickers (catalogList, one request per kind and
+ * edition, made after the first render), the catalog's kinds, and finding an
+ * entry in a list by key or id. */
 import {state} from './state.js';
 
+/* Answers example.js asked for as the page started are taken until the first render. */
+let beforeFirstRender = true;
+state.firstRender.then(() => { beforeFirstRender = false; });
+
+/* A request's answer as api() reads it: {ok, status, statusText, text}. */
+async function send(path, json) {
+  const r = await fetch(path, json === undefined ? {} :
+    {method: 'POST', headers: {'Content-Type': 'application/json'}, body: json});
+  return {ok: r.ok, status: r.status, statusText: r.statusText, text: await r.text()};
+}
+
 export async function api(path, body) {
-  const init = body === undefined ? {} :
-    {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)};
-  const r = await fetch(path, init);
-  const text = await r.text();
+  const json = body === undefined ? undefined : JSON.stringify(body);
+  const early = beforeFirstRender && window.mlsysdEarly ? window.mlsysdEarly(path, json) : undefined;
+  const r = await (early || send(path, json));
   let data;
-  try { data = JSON.parse(text); } catch (e) { data = text; }
+  try { data = JSON.parse(r.text); } catch (e) { data = r.text; }
   if (!r.ok) {
     const err = new Error(data && data.detail ? data.detail : r.status + ' ' + r.statusText);
     err.problem = data;

@@ -1,5 +1,5 @@
 /* charts.js - owns the pictures. They are drawn with uPlot (web/uPlot.iife.min.js,
- * window.uPlot, run the first time a picture needs it: chartReady(); its
+ * window.uPlot, run by index.html before the modules: chartReady(); its
  * stylesheet web/uPlot.min.css is linked by index.html). Two kinds of
  * chart, one per element #chart-<name> (state.charts[name]):
  *   - plot(): points and lines on two axes (linear, logarithmic or categories),
@@ -24,20 +24,12 @@ import {fmtNum, fmtUnit, tickSI} from './format.js';
 import {state} from './state.js';
 import {api, envelope} from './api.js';
 
-/* uPlot (window.uPlot): index.html preloads its bytes; it runs when a picture
- * first needs it (chartReady()), which is after the first answer's requests
- * left, so its start-up overlaps the daemon's work. */
-let chartLoading = null;
+/* uPlot (window.uPlot): index.html runs it (a deferred script) before the
+ * modules, so it is there when a picture is drawn; chartReady() gives it, or
+ * the error a picture shows when it did not load. */
 export function chartReady() {
-  if (!chartLoading) {
-    chartLoading = new Promise((resolve, reject) => {
-      const s = el('script', {src: '/ui/uPlot.iife.min.js'});
-      s.addEventListener('load', () => resolve(window.uPlot));
-      s.addEventListener('error', () => reject(new Error('the chart library (/ui/uPlot.iife.min.js) did not load')));
-      document.head.append(s);
-    });
-  }
-  return chartLoading;
+  return window.uPlot ? Promise.resolve(window.uPlot) :
+    Promise.reject(new Error('the chart library (/ui/uPlot.iife.min.js) did not load'));
 }
 
 export const COLORS = ['#0b5cad', '#c2410c', '#15803d', '#7e22ce', '#b91c1c', '#0e7490', '#a16207', '#be185d'];

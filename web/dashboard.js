@@ -18,12 +18,18 @@
  *   catalog.js  the Catalog view (loaded when first opened)
  *   validation.js  the Validation view (loaded when first opened)
  *   find.js     the find mode (loaded when first chosen)
+ * and example.js, a classic script index.html runs first: the requests the
+ * first render needs, sent as the page starts.
  *
  * First render: the page opens on a worked example and draws it before anything
- * else. index.html preloads /solvers, /version, uPlot (uPlot.iife.min.js) and
- * the modules the first answer needs; the solve and the roofline solver's runs
- * go out together, and only then does uPlot run (chartReady), while the daemon
- * answers; the catalog lists behind the pickers are fetched after the first
+ * else. example.js, the first script index.html runs, asks for /solvers,
+ * /version and, on the default page (no state in the hash), the worked
+ * example's solve and the roofline solver's runs, and reads each answer as it
+ * arrives, while the modules load; the requests the page then builds from
+ * /solvers take those answers (api.js). uPlot (uPlot.iife.min.js) runs before
+ * the modules (index.html). So once the modules have run, the solver list,
+ * the form, the answer and its two charts are drawn in one go, waiting for
+ * nothing; the catalog lists behind the pickers are fetched after the first
  * answer is drawn (state.firstRender), each kind once. The moment the worked
  * example is drawn is the performance mark "mlsysd:first-render"
  * (tests/browser/first_render.mjs measures it). */
@@ -31,7 +37,7 @@ import {$, el} from './dom.js';
 import {state, firstRenderDone} from './state.js';
 import {api, catalogList} from './api.js';
 import {buildRequest, formValues, hashToState, renderForm, stateToHash} from './form.js';
-import {chartReady, drawSweep, drawsStages, rooflineData} from './charts.js';
+import {drawSweep, drawsStages, rooflineData} from './charts.js';
 import {clearAnswer, problemText, showCurl, showProblem, showSolve, showSweep} from './answer.js';
 
 /* The worked example the page opens on: the seed's question ("Starving the GPU"),
@@ -160,7 +166,6 @@ async function run() {
   // the roofline's runs go out with the solve, not after it
   const roof = sweep ? null : rooflineData(body);
   if (roof) roof.catch(() => {}); // its failure is reported where it is awaited
-  chartReady().catch(() => {}); // loads while the answers are computed; a failure is reported where it is awaited
   try {
     const ans = await api(path, body);
     if (sweep) await showSweep(body, ans);

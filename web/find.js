@@ -464,7 +464,6 @@ export async function runFind(base) {
   try { body = findRequest(base); } catch (e) { showFindProblem(e); return null; }
   showCurl('/optimize', body);
   $('status').textContent = 'Searching ' + state.solver.name + '…';
-  chartReady().catch(() => {}); // the best point's pictures; a failure is reported where it is awaited
   try {
     const ans = await api('/optimize', body);
     if (Array.isArray(ans.pareto)) {

@@ -118,7 +118,11 @@ test('first load shows the worked example: stage bars and the roofline, drawn; t
   const wire = new Map(); // requestId -> bytes
   const urls = new Map();
   const encoding = new Map(); // path -> Content-Encoding
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  const posts = []; // "POST /path" of each solver request
+  cdp.on('Network.requestWillBeSent', (e) => {
+    urls.set(e.requestId, e.request.url);
+    if (e.request.method === 'POST') posts.push('POST ' + e.request.url.replace(base, ''));
+  });
   cdp.on('Network.responseReceived', (e) => {
     const h = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), v]));
     encoding.set(e.response.url.replace(base, ''), h['content-encoding'] || 'identity');
@@ -152,6 +156,11 @@ test('first load shows the worked example: stage bars and the roofline, drawn; t
     [...wire.entries()].map(([id, b]) => (urls.get(id) || id).replace(base, '') + ' ' + b).join(', '));
   assert.ok(perf.transfer < TRANSFER_BUDGET, `first visit transfers ${perf.transfer} bytes (Resource Timing), budget ${TRANSFER_BUDGET}`);
   assert.ok(![...urls.values()].some((u) => u.endsWith('/ui/find.js')), 'the find mode is not fetched by the first visit');
+  // the worked example's requests, sent by web/example.js as the page starts, are the ones the form describes:
+  // the page takes their answers and asks nothing twice
+  assert.deepEqual(posts.sort(), ['POST /batch', 'POST /solve'], 'the worked example is asked once: ' + posts.join(', '));
+  assert.deepEqual([...urls.values()].filter((u) => /\/(solvers|version)$/.test(u)).map((u) => u.replace(base, '')).sort(),
+    ['/solvers', '/version'], '/solvers and /version are asked once (the preloads example.js takes)');
   // the browser accepts gzip: the dashboard's files and the larger answers come compressed
   for (const f of ['/ui/uPlot.iife.min.js', '/ui/uPlot.min.css', '/ui/dashboard.js', '/ui/dashboard.css', '/solvers', '/catalog/hardware?catalog=current'])
     assert.equal(encoding.get(f), 'gzip', `${f} sent gzip-encoded (${[...encoding].map((e) => e.join(' ')).join(', ')})`);
@@ -226,10 +235,14 @@ test('roofline: ridge point at peak / bandwidth, the workload at its arithmetic 
 
 test('the page state is a link: opening it reproduces the answer', async () => {
   const p2 = await browser.newPage();
+  const solves = []; // the solver requests the page sends
+  p2.on('request', (r) => { if (r.url() === base + '/solve') solves.push(JSON.parse(r.postData()).solver); });
   await p2.goto(base + '/' + latencyHash, {waitUntil: 'load'});
   await p2.waitForSelector('tr[data-output="latency"]');
   const [a, b] = await Promise.all([p2, page].map((pg) => pg.$eval('tr[data-output="latency"] td.value', (e) => e.dataset.value)));
   assert.equal(a, b);
+  // a page opened on a state asks for that state only, not for the worked example (web/example.js)
+  assert.deepEqual(solves, ['single_node'], 'the solves a page opened on a state sends: ' + solves.join(', '));
   await p2.close();
 });
 
