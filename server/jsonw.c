@@ -73,28 +73,6 @@ static void write_value(strbuf *b, const json_t *v, int indent, int depth)
 
 void json_write(strbuf *b, const json_t *v, int indent) { write_value(b, v, indent, 0); }
 
-/* The length of the well-formed character at p (at most end - p bytes), or 0. */
-static size_t utf8_char(const unsigned char *p, const unsigned char *end)
-{
-    unsigned c = *p;
-    size_t n;
-    unsigned cp, min;
-    if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; min = 0x80; }
-    else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; min = 0x800; }
-    else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; min = 0x10000; }
-    else return 0;
-    if ((size_t)(end - p) < n)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (p[i] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0;
-    return n;
-}
-
 bool json_utf8_ok(const char *s)
 {
     /* ASCII (every answer's own text) is checked eight bytes at a time */
@@ -111,7 +89,7 @@ bool json_utf8_ok(const char *s)
             p++;
             continue;
         }
-        size_t n = utf8_char(p, p + 4);
+        size_t n = utf8_char_len(p, p + 4);
         if (!n)
             return false;
         p += n;
@@ -136,7 +114,7 @@ bool json_utf8_okn(const char *s, size_t len)
             p++;
             continue;
         }
-        size_t n = utf8_char(p, end);
+        size_t n = utf8_char_len(p, end);
         if (!n)
             return false;
         p += n;

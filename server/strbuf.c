@@ -90,22 +90,23 @@ void sb_number(strbuf *b, double v)
     b->data[b->len] = '\0';
 }
 
-/* Length of a valid UTF-8 sequence at s, or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s)
+size_t utf8_char_len(const unsigned char *p, const unsigned char *end)
 {
-    if (s[0] < 0x80)
+    unsigned c = *p;
+    if (c < 0x80)
         return 1;
     size_t n;
-    unsigned min;
-    unsigned cp;
-    if ((s[0] & 0xE0) == 0xC0) { n = 2; cp = s[0] & 0x1F; min = 0x80; }
-    else if ((s[0] & 0xF0) == 0xE0) { n = 3; cp = s[0] & 0x0F; min = 0x800; }
-    else if ((s[0] & 0xF8) == 0xF0) { n = 4; cp = s[0] & 0x07; min = 0x10000; }
+    unsigned cp, min;
+    if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; min = 0x80; }
+    else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; min = 0x800; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; min = 0x10000; }
     else return 0;
+    if ((size_t)(end - p) < n)
+        return 0;
     for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
+        if ((p[i] & 0xC0) != 0x80)
             return 0;
-        cp = (cp << 6) | (s[i] & 0x3F);
+        cp = (cp << 6) | (p[i] & 0x3F);
     }
     if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0;
@@ -194,7 +195,7 @@ static void put_escaped(strbuf *b, const unsigned char *p)
         else if (c == '\f') { sb_puts(b, "\\f"); p++; }
         else if (c < 0x20) { sb_printf(b, "\\u%04X", c); p++; } /* as jansson writes it */
         else {
-            size_t n = utf8_len(p);
+            size_t n = utf8_char_len(p, p + 4); /* a NUL ends a short one: it is no continuation byte */
             if (n == 0) {
                 sb_puts(b, "\\ufffd");
                 p++;
@@ -227,7 +228,7 @@ bool sb_json_text(strbuf *b, const char *s)
         return true;
     }
     for (const unsigned char *q = p; *q;) {
-        size_t n = utf8_len(q);
+        size_t n = utf8_char_len(q, q + 4);
         if (n == 0)
             return false;
         q += n;

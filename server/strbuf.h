@@ -54,6 +54,10 @@ static inline void sb_putc(strbuf *b, char c)
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Shortest round-trip number; non-finite -> null. */
 void sb_number(strbuf *b, double v);
+/* The length of the well-formed UTF-8 character at p (at most end - p bytes;
+ * 1 for ASCII), or 0: jansson's rule (no overlong forms, no surrogates,
+ * nothing above U+10FFFF). */
+size_t utf8_char_len(const unsigned char *p, const unsigned char *end);
 /* A JSON string literal with escapes (input must be UTF-8; invalid bytes become U+FFFD). */
 void sb_json_string(strbuf *b, const char *s);
 /* The same if s is valid UTF-8 by jansson's rule (json_string() would take it);
