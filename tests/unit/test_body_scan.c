@@ -14,27 +14,9 @@
 #include <string.h>
 
 #include "golden_files.h"
-#include "server/app.h"
+#include "app_fixture.h"
 #include "server/body_scan.h"
 #include "server/reply.h"
-
-static catalog *cat;
-static config cfg;
-static app the_app;
-
-static void setup(void)
-{
-    char err[300];
-    cr_assert_eq(catalog_load(&cat, NULL, err, sizeof err), 0, "catalog_load: %s", err);
-    config_defaults(&cfg);
-    cr_assert_eq(app_init(&the_app, cat, &cfg, err, sizeof err), 0, "app_init: %s", err);
-}
-
-static void teardown(void)
-{
-    app_free(&the_app);
-    catalog_free(cat);
-}
 
 static void post(const char *body, app_response *resp)
 {
@@ -42,7 +24,7 @@ static void post(const char *body, app_response *resp)
                        .content_type = "application/json", .request_id = "scan-test"};
     memset(resp, 0, sizeof *resp);
     sb_init(&resp->body);
-    app_handle(&the_app, &req, resp);
+    app_handle(&fixture_app, &req, resp);
 }
 
 static bool scans(const char *body)
@@ -87,7 +69,8 @@ static bool same_both_ways(const char *body, const char *what)
     return scans(body);
 }
 
-Test(body_scan, every_golden_case_answers_as_through_jansson, .init = setup, .fini = teardown, .timeout = 300)
+Test(body_scan, every_golden_case_answers_as_through_jansson, .init = app_fixture_setup,
+     .fini = app_fixture_teardown, .timeout = 300)
 {
     golden_file golden[GOLDEN_MAX_FILES];
     int files = golden_files(".jsonl", golden, GOLDEN_MAX_FILES);
@@ -174,7 +157,7 @@ static const char *const EDGES[] = {
     "{\"solver\":\"synthesis\",\"inputs\":{\"model\":\"Llama3_8B\",\"hardware_options\":\"A100,H100\"}}",
 };
 
-Test(body_scan, edge_bodies_answer_as_through_jansson, .init = setup, .fini = teardown)
+Test(body_scan, edge_bodies_answer_as_through_jansson, .init = app_fixture_setup, .fini = app_fixture_teardown)
 {
     int scanned = 0;
     for (size_t i = 0; i < sizeof EDGES / sizeof EDGES[0]; i++) {

@@ -17,28 +17,10 @@
 #include <string.h>
 
 #include "golden_files.h"
-#include "server/app.h"
+#include "app_fixture.h"
 #include "server/jsonw.h"
 #include "server/reply.h"
 #include "server/validation_report.h"
-
-static catalog *cat;
-static config cfg;
-static app the_app;
-
-static void setup(void)
-{
-    char err[300];
-    cr_assert_eq(catalog_load(&cat, NULL, err, sizeof err), 0, "catalog_load: %s", err);
-    config_defaults(&cfg);
-    cr_assert_eq(app_init(&the_app, cat, &cfg, err, sizeof err), 0, "app_init: %s", err);
-}
-
-static void teardown(void)
-{
-    app_free(&the_app);
-    catalog_free(cat);
-}
 
 /* --- the reference rendering ------------------------------------------------------------ */
 
@@ -226,11 +208,12 @@ static void run_case(const json_t *c, const char *file, size_t line, tally *t)
                        .content_type = "application/json", .request_id = "writer-test"};
     app_response resp = {0};
     sb_init(&resp.body);
-    app_handle(&the_app, &req, &resp);
+    app_handle(&fixture_app, &req, &resp);
 
     /* the same point, solved here */
     api_error err;
-    const catalog_edition *ed = catalog_edition_find(cat, json_string_value(json_object_get(c, "catalog")));
+    const catalog_edition *ed =
+        catalog_edition_find(fixture_catalog, json_string_value(json_object_get(c, "catalog")));
     static solver_inputs in;
     static solver_outputs out;
     solver_outputs_reset(&out);
@@ -264,7 +247,8 @@ static void run_case(const json_t *c, const char *file, size_t line, tally *t)
     json_decref(body);
 }
 
-Test(solve_writer, every_golden_case_matches_a_jansson_rendering, .init = setup, .fini = teardown, .timeout = 300)
+Test(solve_writer, every_golden_case_matches_a_jansson_rendering, .init = app_fixture_setup,
+     .fini = app_fixture_teardown, .timeout = 300)
 {
     golden_file golden[GOLDEN_MAX_FILES];
     int files = golden_files(".jsonl", golden, GOLDEN_MAX_FILES);

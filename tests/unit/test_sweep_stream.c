@@ -10,28 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/app.h"
+#include "app_fixture.h"
 #include "server/reply.h"
 #include "server/strbuf.h"
-
-static catalog *cat;
-static config cfg;
-static app the_app;
-
-static void setup(void)
-{
-    char err[300];
-    cr_assert_eq(catalog_load(&cat, NULL, err, sizeof err), 0, "catalog_load: %s", err);
-    config_defaults(&cfg);
-    cr_assert_eq(app_init(&the_app, cat, &cfg, err, sizeof err), 0, "app_init: %s", err);
-    atomic_store(&the_app.ready, true);
-}
-
-static void teardown(void)
-{
-    app_free(&the_app);
-    catalog_free(cat);
-}
 
 Test(sweep_stream, borrowed_strbuf_moves_to_the_heap_whole)
 {
@@ -69,7 +50,7 @@ static char *read_sweep(const char *fmt, size_t block, size_t *len)
     req.body_len = strlen(body);
     app_response resp = {0};
     sb_init(&resp.body);
-    app_handle(&the_app, &req, &resp);
+    app_handle(&fixture_app, &req, &resp);
     cr_assert_eq(resp.status, 200, "%s", resp.body.data ? resp.body.data : "");
     cr_assert_not_null(resp.stream.ctx);
     strbuf out;
@@ -87,7 +68,7 @@ static char *read_sweep(const char *fmt, size_t block, size_t *len)
     return sb_detach(&out, len);
 }
 
-Test(sweep_stream, same_bytes_whatever_the_block_size, .init = setup, .fini = teardown)
+Test(sweep_stream, same_bytes_whatever_the_block_size, .init = app_fixture_setup, .fini = app_fixture_teardown)
 {
     static const char *const formats[] = {"csv", "json", "ndjson"};
     static const size_t blocks[] = {1, 97, 16383, 16384, 20000, 65536, 130607, 1 << 20};
