@@ -224,14 +224,21 @@ Test(measured, the_descriptors_start_within_their_bounds)
 
 /* ---- single_node ------------------------------------------------------------------------ */
 
-static double cnn_latency(double batch, calibration_mode mode)
+/* single_node in the given mode on a model and an accelerator, at a batch and a precision. */
+static void use_single_node(calibration_mode mode, const model_t *m, const hw_node *hw, double batch,
+                            const char *precision)
 {
     use_solver("single_node");
     IN.calibration = mode;
-    set_model("model", &CNN);
-    set_hw("hardware", &GPU_A);
+    set_model("model", m);
+    set_hw("hardware", hw);
     set_num("batch_size", batch);
-    set_enum("precision", "fp16");
+    set_enum("precision", precision);
+}
+
+static double cnn_latency(double batch, calibration_mode mode)
+{
+    use_single_node(mode, &CNN, &GPU_A, batch, "fp16");
     solve_ok();
     return num("latency");
 }
@@ -263,12 +270,7 @@ Test(measured, single_node_cnn_latency_is_linear_in_batch)
 
 Test(measured, single_node_reads_the_table_and_keeps_a_given_efficiency)
 {
-    use_solver("single_node");
-    IN.calibration = CALIBRATION_MEASURED;
-    set_model("model", &CNN);
-    set_hw("hardware", &GPU_A);
-    set_num("batch_size", 1000);
-    set_enum("precision", "fp16");
+    use_single_node(CALIBRATION_MEASURED, &CNN, &GPU_A, 1000, "fp16");
     solve_ok();
     double fitted = num("latency_compute");
     expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.5) * 1e3);
@@ -278,12 +280,7 @@ Test(measured, single_node_reads_the_table_and_keeps_a_given_efficiency)
     expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.25) * 1e3);
     cr_expect_gt(num("latency_compute"), fitted);
     /* the table read is the accelerator's: ToyB's memory is half as fast */
-    use_solver("single_node");
-    IN.calibration = CALIBRATION_MEASURED;
-    set_model("model", &CNN);
-    set_hw("hardware", &GPU_B);
-    set_num("batch_size", 1000);
-    set_enum("precision", "fp16");
+    use_single_node(CALIBRATION_MEASURED, &CNN, &GPU_B, 1000, "fp16");
     solve_ok();
     /* activations 1000 x 4e7 B / 4e11 + weights 2e7 / 4e11 */
     expect_num("latency_memory", (1000 * 4e7 / 4e11 + 2e7 / 4e11) * 1e3);
@@ -444,12 +441,7 @@ Test(measured, single_node_8bit_engines_fuse_their_kernels)
         {true, 1, "fp16", "Measured: activation traffic 0.0639 ms", "Measured: launch and framework time 0.8 ms"},
     };
     for (size_t i = 0; i < sizeof CASES8 / sizeof CASES8[0]; i++) {
-        use_solver("single_node");
-        IN.calibration = CALIBRATION_MEASURED;
-        set_model("model", CASES8[i].tf ? &LLM : &CNN);
-        set_hw("hardware", &GPU_A);
-        set_num("batch_size", CASES8[i].batch);
-        set_enum("precision", CASES8[i].precision);
+        use_single_node(CALIBRATION_MEASURED, CASES8[i].tf ? &LLM : &CNN, &GPU_A, CASES8[i].batch, CASES8[i].precision);
         if (CASES8[i].tf)
             set_num("seq_len", 128);
         solve_ok();
@@ -475,12 +467,7 @@ Test(measured, single_node_8bit_engines_fuse_their_kernels)
  * fp32 rate computes at that rate. */
 Test(measured, fp32_without_a_stated_rate_runs_on_the_vector_units)
 {
-    use_solver("single_node");
-    IN.calibration = CALIBRATION_MEASURED;
-    set_model("model", &CNN);
-    set_hw("hardware", &GPU_A);
-    set_num("batch_size", 1000);
-    set_enum("precision", "fp32");
+    use_single_node(CALIBRATION_MEASURED, &CNN, &GPU_A, 1000, "fp32");
     solve_ok();
     expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.125 * 0.5) * 1e3);
     cr_expect(traced_exactly("Measured: fp32 on the vector units at 0.125 of ToyA's default peak (the catalog "
@@ -489,21 +476,11 @@ Test(measured, fp32_without_a_stated_rate_runs_on_the_vector_units)
     stated.n_precisions = 1;
     snprintf(stated.precisions[0].name, sizeof stated.precisions[0].name, "fp32");
     stated.precisions[0].flops = 20e12;
-    use_solver("single_node");
-    IN.calibration = CALIBRATION_MEASURED;
-    set_model("model", &CNN);
-    set_hw("hardware", &stated);
-    set_num("batch_size", 1000);
-    set_enum("precision", "fp32");
+    use_single_node(CALIBRATION_MEASURED, &CNN, &stated, 1000, "fp32");
     solve_ok();
     expect_num("latency_compute", 1e10 * 1000 / (2e13 * 0.5) * 1e3);
     /* 16-bit work is untouched */
-    use_solver("single_node");
-    IN.calibration = CALIBRATION_MEASURED;
-    set_model("model", &CNN);
-    set_hw("hardware", &GPU_A);
-    set_num("batch_size", 1000);
-    set_enum("precision", "fp16");
+    use_single_node(CALIBRATION_MEASURED, &CNN, &GPU_A, 1000, "fp16");
     solve_ok();
     expect_num("latency_compute", 1e10 * 1000 / (1e14 * 0.5) * 1e3);
 }
