@@ -73,29 +73,7 @@ static void write_value(strbuf *b, const json_t *v, int indent, int depth)
 
 void json_write(strbuf *b, const json_t *v, int indent) { write_value(b, v, indent, 0); }
 
-bool json_utf8_ok(const char *s)
-{
-    /* ASCII (every answer's own text) is checked eight bytes at a time */
-    size_t len = strlen(s), i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t v;
-        memcpy(&v, s + i, 8);
-        if (v & 0x8080808080808080ULL)
-            break;
-    }
-    const unsigned char *p = (const unsigned char *)s + i;
-    while (*p) {
-        if (*p < 0x80) {
-            p++;
-            continue;
-        }
-        size_t n = utf8_char_len(p, p + 4);
-        if (!n)
-            return false;
-        p += n;
-    }
-    return true;
-}
+bool json_utf8_ok(const char *s) { return json_utf8_okn(s, strlen(s)); }
 
 bool json_utf8_okn(const char *s, size_t len)
 {
