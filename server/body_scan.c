@@ -60,7 +60,7 @@ static int add(scan *st, json_t *v)
     return json_array_append_new(c, v) == 0;
 }
 
-/* A scalar (g) read: an envelope string, an input, or part of an input's value (j). */
+/* A scalar (g) read: an envelope string, an input, or part of an input's value (made by make). */
 static int value(scan *st, input_given g, json_t *(*make)(const input_given *))
 {
     if (st->level >= 3)
