@@ -483,7 +483,7 @@ static int build_edition(catalog_edition *e, char *err, size_t errlen)
             return -1;
         }
     }
-    return cat_compute_version(e, e->cat) == 0 ? 0 : (snprintf(err, errlen, "out of memory"), -1);
+    return 0;
 }
 
 /* Records are built in table order, so a kind may refer only to kinds

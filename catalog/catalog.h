@@ -44,9 +44,14 @@ const catalog_edition *catalog_edition_at(const catalog *c, size_t i);
 /* Edition by name, case-insensitive; NULL if unknown. */
 const catalog_edition *catalog_edition_find(const catalog *c, const char *name);
 const catalog_edition *catalog_default_edition(const catalog *c); /* "current" */
+/* Computes what catalog_load leaves to first use (the editions' versions), so
+ * that no request pays for it: the daemon calls it once it is ready. */
+void catalog_warm(const catalog *c);
 
 const char *edition_name(const catalog_edition *e);     /* "current" / "tutorial" */
-const char *edition_version(const catalog_edition *e);  /* "sha256-like" hex hash of the edition's data */
+/* 16 hex digits: FNV-1a 64 of the edition's data (canonical JSON), computed on
+ * first use, thread-safe. */
+const char *edition_version(const catalog_edition *e);
 const char *edition_description(const catalog_edition *e);
 
 /* ---- kinds ----------------------------------------------------------------

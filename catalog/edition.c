@@ -7,11 +7,13 @@
  * replaced key keeps its place. The index maps lower-cased keys, mlsysim
  * paths and legacy aliases to an entry (first one wins: keys, then paths,
  * then aliases). Once catalog_load has built an edition nothing here changes
- * it, so every lookup is thread-safe. Calls down only: the kinds table and
+ * it (but for its version, computed once on first use), so every lookup is
+ * thread-safe. Calls down only: the kinds table and
  * the list views (summary.c). */
 #include "catalog/edition.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,13 +191,20 @@ long cat_lookup(const catalog_edition *e, size_t ki, const char *id)
 
 /* ---- edition version ------------------------------------------------------ */
 
-int cat_compute_version(catalog_edition *e, const catalog *c)
+/* FNV-1a 64 of the edition's canonical JSON (compact, sorted keys) and the
+ * catalog's aliases: about a third of catalog_load's work, so it is done on
+ * first use (edition_version) or by catalog_warm, once per edition under
+ * g_version_lock. false when out of memory (the next call tries again). */
+static pthread_mutex_t g_version_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool compute_version(catalog_edition *e)
 {
+    const catalog *c = e->cat;
     json_t *doc = json_object(), *aliases = json_object();
     if (doc == NULL || aliases == NULL) {
         json_decref(doc);
         json_decref(aliases);
-        return -1;
+        return false;
     }
     for (size_t ki = 0; ki < CAT_N_KINDS; ki++) {
         json_t *arr = json_array();
@@ -209,11 +218,11 @@ int cat_compute_version(catalog_edition *e, const catalog *c)
     char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(doc);
     if (text == NULL)
-        return -1;
+        return false;
     uint64_t h = fnv1a(text, strlen(text), FNV_OFFSET);
     free(text);
     snprintf(e->version, sizeof e->version, "%016llx", (unsigned long long)h);
-    return 0;
+    return true;
 }
 
 /* ---- editions ----------------------------------------------------------- */
@@ -244,7 +253,25 @@ const catalog_edition *catalog_default_edition(const catalog *c)
 }
 
 const char *edition_name(const catalog_edition *e) { return e->name; }
-const char *edition_version(const catalog_edition *e) { return e->version; }
+const char *edition_version(const catalog_edition *e)
+{
+    if (atomic_load_explicit(&e->version_ready, memory_order_acquire))
+        return e->version;
+    /* The edition is immutable once loaded except for this one field, which
+     * is written once, under the lock, before version_ready says so. */
+    catalog_edition *w = (catalog_edition *)e;
+    pthread_mutex_lock(&g_version_lock);
+    if (!atomic_load_explicit(&w->version_ready, memory_order_relaxed) && compute_version(w))
+        atomic_store_explicit(&w->version_ready, true, memory_order_release);
+    pthread_mutex_unlock(&g_version_lock);
+    return e->version; /* "" only when out of memory */
+}
+
+void catalog_warm(const catalog *c)
+{
+    for (size_t i = 0; i < catalog_edition_count(c); i++)
+        (void)edition_version(catalog_edition_at(c, i));
+}
 const char *edition_description(const catalog_edition *e) { return e->description; }
 
 /* ---- entries ------------------------------------------------------------- */

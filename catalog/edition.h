@@ -6,6 +6,7 @@
 #define MLSYSD_CATALOG_EDITION_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -32,7 +33,8 @@ typedef struct {
 struct catalog_edition {
     char name[16];
     char *description;
-    char version[17];
+    char version[17];             /* edition_version(): filled on first use */
+    _Atomic bool version_ready;   /* version holds the hash (edition.c) */
     const catalog *cat;
     kind_entries k[CAT_N_KINDS];
 };
@@ -66,8 +68,6 @@ void cat_ix_free(ix_table *t);
 /* An id of kind ki: through the index once built, else (while loading) by
  * key, path or alias; -1 if unknown. */
 long cat_lookup(const catalog_edition *e, size_t ki, const char *id);
-/* e->version: FNV-1a 64 of the edition's canonical JSON and c's aliases. 0 or -1. */
-int cat_compute_version(catalog_edition *e, const catalog *c);
 
 /* ---- resolving (resolve.c) -------------------------------------------------------- */
 

@@ -159,6 +159,8 @@ int main(int argc, char **argv)
     sb_printf(&ex, ",\"startup_ms\":%.3f", elapsed(&t0) * 1e3);
     log_line(LOG_INFO, "listening", ex.data);
     sb_free(&ex);
+    /* What catalog_load left to first use, done here while the workers serve. */
+    catalog_warm(cat);
     /* answers come from `cat` until exit; changes of the directory are only logged */
     catalog_watch *watch = cfg.catalog_dir[0] ? catalog_watch_start(cfg.catalog_dir) : NULL;
 

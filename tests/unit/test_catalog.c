@@ -9,6 +9,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +152,37 @@ Test(catalog, version_is_stable)
     cr_assert_str_eq(edition_version(catalog_edition_at(c2, 0)), edition_version(cur));
     cr_assert_str_eq(edition_version(catalog_edition_at(c2, 1)), edition_version(tut));
     catalog_free(c2);
+}
+
+/* Versions are computed on first use: threads asking at once all get the one hash. */
+static void *ask_versions(void *arg)
+{
+    const catalog *c = arg;
+    static char got[8][2][17];
+    static _Atomic int next;
+    int me = atomic_fetch_add(&next, 1) % 8;
+    for (size_t e = 0; e < 2; e++)
+        snprintf(got[me][e], sizeof got[me][e], "%s", edition_version(catalog_edition_at(c, e)));
+    return got[me];
+}
+
+Test(catalog, version_on_first_use_from_many_threads)
+{
+    catalog *c3;
+    char err[256];
+    cr_assert_eq(catalog_load(&c3, NULL, err, sizeof err), 0, "%s", err);
+    pthread_t t[8];
+    for (int i = 0; i < 8; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, ask_versions, c3), 0);
+    for (int i = 0; i < 8; i++) {
+        char(*got)[17];
+        cr_assert_eq(pthread_join(t[i], (void **)&got), 0);
+        cr_assert_str_eq(got[0], edition_version(cur));
+        cr_assert_str_eq(got[1], edition_version(tut));
+    }
+    catalog_warm(c3); /* already computed: changes nothing */
+    cr_assert_str_eq(edition_version(catalog_edition_at(c3, 0)), edition_version(cur));
+    catalog_free(c3);
 }
 
 Test(catalog, a100_every_field)
