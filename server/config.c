@@ -57,6 +57,9 @@ static const option OPTIONS[] = {
      "comma-separated browser origins allowed by CORS (https://app.example.com), or * for any; empty: CORS off"},
     {"log-level", "MLSYSD_LOG_LEVEL", T_LOGLEVEL, OFF(log_level), 0, 0, 0, "info", "LEVEL",
      "debug, info, warn or error; one JSON line per request is logged at info"},
+    {"log-flush-interval", "MLSYSD_LOG_FLUSH_INTERVAL", T_SECONDS, OFF(log_flush_interval), 0, 0, 10, "0.1", "SECONDS",
+     "request log lines are written in batches of up to 4 KiB, at most this long after their request (one "
+     "write instead of one per request); 0 writes each line at once. Other lines are always written at once"},
     {"drain-delay", "MLSYSD_DRAIN_DELAY", T_SECONDS, OFF(drain_delay), 0, 0, 3600, "5", "SECONDS",
      "after SIGTERM/SIGINT: time /readyz answers 503 while new connections are still served"},
     {"drain-timeout", "MLSYSD_DRAIN_TIMEOUT", T_SECONDS, OFF(drain_timeout), 0, 0, 3600, "20", "SECONDS",

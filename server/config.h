@@ -26,6 +26,7 @@ typedef struct {
     double read_timeout;        /* s, a whole request must arrive within this (slow clients) */
     char cors_origins[1024];    /* comma-separated, "*" for any, "" for none */
     log_level log_level;
+    double log_flush_interval;  /* s, longest a request's log line is held (0: written at once) */
     double drain_delay;         /* s */
     double drain_timeout;       /* s */
     calibration_mode calibration; /* a request's default "calibration" (--calibration) */

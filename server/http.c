@@ -405,7 +405,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
             sb_puts(&e, ",\"error\":\"rejected by the HTTP layer before routing (malformed or oversized request)\"");
         else if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
             sb_printf(&e, ",\"aborted\":%d", (int)toe);
-        log_line(lvl, "request", e.data);
+        log_request(lvl, "request", e.data);
         if (e.oom || e.cap > 65536 || !kept)
             sb_free(&e);
         if (kept)

@@ -1,17 +1,73 @@
 /* log.c - one JSON line per event on stdout (contract in log.h). */
 #include "server/log.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "server/strbuf.h"
 
 static log_level g_level = LOG_INFO;
+static double g_hold; /* s; 0: request lines are written at once */
 
 void log_set_level(log_level lvl) { g_level = lvl; }
+void log_set_hold(double seconds) { g_hold = seconds > 0 ? seconds : 0; }
+double log_hold(void) { return g_hold; }
+
+/* stdout and the held request lines: g_held is at most BATCH_BYTES long, so
+ * each write(2) of it is one atomic write on a pipe (a container's log). */
+#define BATCH_BYTES PIPE_BUF
+static pthread_mutex_t g_out_lock = PTHREAD_MUTEX_INITIALIZER;
+static char g_held[BATCH_BYTES];
+static size_t g_held_len;
+
+static void write_all(const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(STDOUT_FILENO, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return; /* nothing sensible to do if stdout is gone */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void flush_locked(void)
+{
+    write_all(g_held, g_held_len);
+    g_held_len = 0;
+}
+
+/* A whole line, held (request lines, when a hold time is set) or written now
+ * after the held ones. */
+static void emit(const char *line, size_t len, bool hold)
+{
+    pthread_mutex_lock(&g_out_lock);
+    if (hold && g_held_len + len > BATCH_BYTES)
+        flush_locked();
+    if (hold && len <= BATCH_BYTES) {
+        memcpy(g_held + g_held_len, line, len);
+        g_held_len += len;
+    } else {
+        flush_locked();
+        write_all(line, len);
+    }
+    pthread_mutex_unlock(&g_out_lock);
+}
+
+void log_flush(void)
+{
+    pthread_mutex_lock(&g_out_lock);
+    flush_locked();
+    pthread_mutex_unlock(&g_out_lock);
+}
 
 bool log_enabled(log_level lvl) { return lvl >= g_level; }
 
@@ -78,7 +134,7 @@ strbuf *log_extra_buffer(void)
 /* A buffer that grew past this is freed after its line: memory back after an outsized one. */
 #define KEEP_BYTES 65536
 
-void log_line(log_level lvl, const char *msg, const char *extra_json)
+static void compose(log_level lvl, const char *msg, const char *extra_json, bool hold)
 {
     if (lvl < g_level)
         return;
@@ -99,11 +155,16 @@ void log_line(log_level lvl, const char *msg, const char *extra_json)
         sb_puts(&b, extra_json);
     }
     sb_puts(&b, "}\n");
-    /* one write(2) per line: lines from different threads do not interleave */
-    if (b.data && !b.oom && write(STDOUT_FILENO, b.data, b.len) < 0) {
-        /* nothing sensible to do if stdout is gone */
-    }
+    if (b.data && !b.oom)
+        emit(b.data, b.len, hold);
     if (b.oom || b.cap > KEEP_BYTES || !lb)
         sb_free(&b); /* a failed or an outsized line, or no kept buffer: start afresh */
     *bp = b;
+}
+
+void log_line(log_level lvl, const char *msg, const char *extra_json) { compose(lvl, msg, extra_json, false); }
+
+void log_request(log_level lvl, const char *msg, const char *extra_json)
+{
+    compose(lvl, msg, extra_json, g_hold > 0);
 }

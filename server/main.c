@@ -49,7 +49,8 @@ static int healthcheck(const config *cfg)
     return ok ? 0 : 1;
 }
 
-/* Wait up to s seconds for another stop signal; true if one came. The
+/* Wait up to s seconds for a stop signal; true if one came. Held request log
+ * lines are written on the way (every log_hold() seconds). The
  * signals are blocked in every thread, so sigtimedwait is the only way they
  * are ever delivered. */
 static bool wait_signal(const sigset_t *set, double s, int *sig)
@@ -67,7 +68,8 @@ static bool wait_signal(const sigset_t *set, double s, int *sig)
         double left = (double)(end.tv_sec - now.tv_sec) + (double)(end.tv_nsec - now.tv_nsec) / 1e9;
         if (left <= 0)
             return false;
-        struct timespec ts = {.tv_sec = (time_t)left, .tv_nsec = (long)((left - (double)(time_t)left) * 1e9)};
+        double tick = log_hold() > 0 && log_hold() < left ? log_hold() : left;
+        struct timespec ts = {.tv_sec = (time_t)tick, .tv_nsec = (long)((tick - (double)(time_t)tick) * 1e9)};
         int r = sigtimedwait(set, NULL, &ts);
         if (r > 0) {
             *sig = r;
@@ -75,6 +77,7 @@ static bool wait_signal(const sigset_t *set, double s, int *sig)
         }
         if (r < 0 && errno != EAGAIN && errno != EINTR)
             return false;
+        log_flush(); /* held request lines: at most the hold time late */
     }
 }
 
@@ -108,6 +111,7 @@ int main(int argc, char **argv)
         cfg.threads = n > 0 ? (int)(n > 64 ? 64 : n) : 2;
     }
     log_set_level(cfg.log_level);
+    log_set_hold(cfg.log_flush_interval);
     signal(SIGPIPE, SIG_IGN);
 
     /* Block the stop signals before any thread starts, then wait for them here. */
@@ -166,7 +170,7 @@ int main(int argc, char **argv)
 
     char extra[400];
     int sig = 0;
-    while (sigwait(&stop, &sig) != 0) {
+    while (!wait_signal(&stop, 86400.0, &sig)) {
     }
     /* Drain: readiness turns 503 at once so that load balancers stop sending;
      * new connections are still served for drain_delay (the balancer needs
@@ -205,7 +209,7 @@ int main(int argc, char **argv)
     catalog_watch_stop(watch);
     snprintf(extra, sizeof extra, "\"unfinished_requests\":%ld,\"drain_ms\":%.3f,\"exit_code\":0", left,
              elapsed(&td) * 1e3);
-    log_line(LOG_INFO, "stopped", extra);
+    log_line(LOG_INFO, "stopped", extra); /* after the held request lines */
     app_free(&a);
     catalog_free(cat);
     return 0;

@@ -327,6 +327,61 @@ Test(ops, log_level_warn_suppresses_request_lines)
     unlink(log);
 }
 
+/* Request lines held for --log-flush-interval: written whole, each once, in
+ * batches, within the interval while the daemon is idle, and before the
+ * shutdown's lines when it stops. (Their order is that of the requests'
+ * completion on the worker threads, not of the client's sends.) */
+Test(ops, held_request_lines_are_whole_and_written_in_time)
+{
+    daemon_t d;
+    static const char *const args[] = {"--log-flush-interval", "0.3", "--threads", "2", NULL};
+    cr_assert_eq(daemon_start(&d, args, NULL), 0);
+    char id[64], hdr[96];
+    for (int i = 0; i < 60; i++) { /* about 15 KB of lines: several batches by size */
+        snprintf(id, sizeof id, "held-%02d", i);
+        snprintf(hdr, sizeof hdr, "X-Request-ID: %s", id);
+        const char *const hs[] = {hdr, NULL};
+        http_resp r;
+        cr_assert_eq(http_request(&d, "GET", "/solvers/single_node", hs, NULL, 0, &r), 0);
+        http_free(&r);
+    }
+    double t0 = now_s();
+    json_t *last = await_request_line(d.log_path, "held-59");
+    cr_assert(last, "the last request's line was never written");
+    cr_expect_lt(now_s() - t0, 2.0, "held for %.2f s with a flush interval of 0.3 s", now_s() - t0);
+    json_decref(last);
+    for (int i = 0; i < 3; i++) { /* held when the stop signal comes */
+        snprintf(hdr, sizeof hdr, "X-Request-ID: late-%d", i);
+        const char *const hs[] = {hdr, NULL};
+        http_resp r;
+        cr_assert_eq(http_request(&d, "GET", "/healthz/nope", hs, NULL, 0, &r), 0);
+        http_free(&r);
+    }
+    cr_assert_eq(daemon_stop(&d), 0);
+    json_t *all = log_lines(d.log_path, NULL); /* asserts that every line is one whole JSON object */
+    int seen[60] = {0}, late = 0;
+    bool stopped_seen = false;
+    size_t i;
+    json_t *l;
+    json_array_foreach(all, i, l) {
+        const char *rid = or_empty(json_string_value(json_object_get(l, "request_id")));
+        const char *msg = or_empty(json_string_value(json_object_get(l, "msg")));
+        if (!strncmp(rid, "held-", 5) && atoi(rid + 5) >= 0 && atoi(rid + 5) < 60)
+            seen[atoi(rid + 5)]++;
+        else if (!strncmp(rid, "late-", 5)) {
+            cr_expect_not(stopped_seen, "%s written after the stopped line", rid);
+            late++;
+        } else if (!strcmp(msg, "stopped"))
+            stopped_seen = true;
+    }
+    for (int k = 0; k < 60; k++)
+        cr_expect_eq(seen[k], 1, "the line of held-%02d is written %d times", k, seen[k]);
+    cr_expect_eq(late, 3, "%d of 3 request lines held at the stop signal", late);
+    cr_expect(stopped_seen);
+    json_decref(all);
+    unlink(d.log_path);
+}
+
 /* A request that libmicrohttpd itself rejects (header over its memory
  * limit) never reaches the router, but still gets a log line, and does not
  * leave the in-flight gauge (which the drain waits on) counting. */

@@ -63,6 +63,7 @@ Test(config, defaults)
     cr_expect_eq(c.read_timeout, 60);
     cr_expect_str_eq(c.cors_origins, "");
     cr_expect_eq(c.log_level, LOG_INFO);
+    cr_expect_eq(c.log_flush_interval, 0.1);
     cr_expect_eq(c.drain_delay, 5);
     cr_expect_eq(c.drain_timeout, 20);
     cr_expect_not(c.healthcheck);
@@ -85,7 +86,7 @@ Test(config, every_flag_sets_its_field)
         "--max-body-bytes", "4096", "--sweep-max-points=2000000", "--max-connections", "10",
         "--max-connections-per-ip", "4", "--connection-timeout", "7", "--request-timeout", "0.5", "--read-timeout", "2.5",
         "--cors-origins", "http://localhost:3000, https://app.example.com", "--log-level", "WARN",
-        "--drain-delay", "1.5", "--drain-timeout", "0", "--healthcheck", NULL};
+        "--log-flush-interval", "0", "--drain-delay", "1.5", "--drain-timeout", "0", "--healthcheck", NULL};
     cr_assert_eq(parse(&c, msg, sizeof msg, args), CONFIG_RUN, "%s", msg);
     cr_expect_str_eq(c.host, "::1");
     cr_expect_eq(c.port, 0);
@@ -98,6 +99,7 @@ Test(config, every_flag_sets_its_field)
     cr_expect_eq(c.connection_timeout, 7);
     cr_expect_eq(c.request_timeout, 0.5);
     cr_expect_eq(c.read_timeout, 2.5);
+    cr_expect_eq(c.log_flush_interval, 0.0);
     cr_expect_str_eq(c.cors_origins, "http://localhost:3000, https://app.example.com");
     cr_expect_eq(c.log_level, LOG_WARN);
     cr_expect_eq(c.drain_delay, 1.5);
