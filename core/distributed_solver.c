@@ -190,6 +190,13 @@ const solver_desc SOLVER_DISTRIBUTED = {
                    "pipeline bubble, with optional overlap, congestion and straggler factors. Leaves out per-message "
                    "software overhead beyond the fabric latency, topology-aware routing, memory limits of the split "
                    "and load imbalance other than the given factors.",
+    .measured_assumptions =
+        "Measured mode (the sharded step, whatever step_model says): 6 x parameters x tokens plus causal attention at the fitted training "
+        "efficiency (routed experts' matmuls filled poorly when few tokens reach each expert), the optimizer pass "
+        "at the achieved bandwidth, a fitted engine cost per layer, tensor-parallel all-reduces and expert "
+        "all-to-alls per layer, the 1F1B pipeline bubble and the fitted exposed share of the gradient all-reduce. "
+        "Leaves out topology-aware routing, memory limits of the split, failures and checkpoints, and load "
+        "imbalance other than the given factors.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -297,6 +297,13 @@ const solver_desc SOLVER_SERVING = {
                    "once per token, plus dispatch and per-layer taxes. Leaves out compute/memory overlap, attention "
                    "kernels' real efficiency, KV paging fragmentation, scheduling between requests and network "
                    "effects beyond the disaggregation transfer.",
+    .measured_assumptions =
+        "Measured mode: prefill matmuls and causal attention at fitted efficiencies, overlapping only in part with "
+        "the weight reads, plus a fitted launch time per layer; decode reads the weights the batch's tokens touch "
+        "(MoE: the experts they route to) and the KV cache at the achieved bandwidth, or is compute-bound at large "
+        "batch, plus a fitted cost per layer and per sequence; two all-reduces per layer when tp > 1. Leaves out KV "
+        "paging fragmentation, scheduling between requests (serving_simulation models it), prompts of different "
+        "lengths within a batch and differences between serving engines and their versions.",
     .inputs = INPUTS,
     .n_inputs = I_N,
     .outputs = OUTPUTS,

@@ -139,6 +139,14 @@ const solver_desc SOLVER_SINGLE_NODE = {
                    "plus 10% of the weight bytes per sample) plus fixed dispatch and per-layer taxes. Leaves out "
                    "kernel fusion, partial compute/memory overlap, cache effects, activation and KV traffic, and "
                    "contention; energy is TDP scaled by MFU.",
+    .measured_assumptions =
+        "Measured mode: layer FLOPs at fitted convolution, GEMM and attention efficiencies per accelerator "
+        "(attention growing with the square of seq_len), activation traffic at the achieved bandwidth, a fitted "
+        "launch and framework time per layer (one fused kernel per layer for 8-bit engines), compute and memory "
+        "overlapping in part, and recomputation when a training step's activations do not fit. Leaves out which "
+        "software runs the model at 16-bit (an eager framework or a compiled engine: up to 2-5x apart at small "
+        "batch), variable sequence lengths within a batch, cache effects and contention; energy is TDP scaled "
+        "by MFU.",
     .inputs = ROOFLINE_INPUTS,
     .n_inputs = RL_N_INPUTS,
     .outputs = OUTPUTS,

@@ -13,6 +13,11 @@
 
 const char *const CALIBRATION_MODES[] = {"mlsysim", "measured", NULL};
 
+const char *solver_leaves_out(const solver_desc *s, calibration_mode mode)
+{
+    return mode == CALIBRATION_MEASURED && s->measured_assumptions ? s->measured_assumptions : s->assumptions;
+}
+
 int solver_input_index(const solver_desc *s, const char *name)
 {
     for (size_t i = 0; i < s->n_inputs; i++)

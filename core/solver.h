@@ -184,6 +184,7 @@ typedef struct {
 typedef enum { CALIBRATION_MLSYSIM = 0, CALIBRATION_MEASURED = 1 } calibration_mode;
 /* NULL-terminated names, indexed by calibration_mode: "mlsysim", "measured". */
 extern const char *const CALIBRATION_MODES[];
+#define CALIBRATION_MODE_COUNT 2
 
 /* Inputs are compact: records are referred to, never embedded. Records of
  * inline objects and list items are owned by `owned`, which the server
@@ -297,6 +298,10 @@ typedef struct solver_desc {
      * solver's description carry it as assumptions.leaves_out, next to
      * the error band of measured_families below. */
     const char *assumptions;
+    /* The same for measured mode, where its physics differs from mlsysim's:
+     * what it adds and what it still leaves out. NULL: assumptions holds in
+     * both modes. solver_leaves_out() picks one. */
+    const char *measured_assumptions;
     const input_desc *inputs;
     size_t n_inputs;
     const output_desc *outputs;
@@ -338,6 +343,8 @@ const solver_desc *solver_at(size_t i);
  * if unknown (solver_at(-1) is NULL). */
 long solver_find(const char *name);
 /* Index of an input / output by name; -1 if absent. */
+/* What s's model leaves out in a calibration mode (measured_assumptions or assumptions). */
+const char *solver_leaves_out(const solver_desc *s, calibration_mode mode);
 int solver_input_index(const solver_desc *s, const char *name);
 int solver_output_index(const solver_desc *s, const char *name);
 

@@ -11,7 +11,8 @@
 #include "server/validation_report.h"
 
 /* The fixed parts of a solver's answer: "name": of each output and of each input,
- * "name":"unit" of each quantity input, the units object, leaves_out as a JSON string. */
+ * "name":"unit" of each quantity input, the units object, leaves_out as a JSON string
+ * per calibration mode. */
 typedef struct {
     char **keys;
     size_t *key_len;
@@ -21,8 +22,8 @@ typedef struct {
     size_t *in_units_len;
     char *units;
     size_t units_len;
-    char *leaves_out;
-    size_t leaves_out_len;
+    char *leaves_out[CALIBRATION_MODE_COUNT];
+    size_t leaves_out_len[CALIBRATION_MODE_COUNT];
 } solver_parts;
 
 struct solve_parts {
@@ -217,7 +218,7 @@ static const solver_parts *parts_of(const app *a, size_t index)
     if (!p || index >= solver_count())
         return NULL;
     const solver_parts *f = &p->by_solver[index];
-    return f->keys && f->units && f->in_keys && f->in_units && f->leaves_out ? f : NULL;
+    return f->keys && f->units && f->in_keys && f->in_units && f->leaves_out[0] && f->leaves_out[1] ? f : NULL;
 }
 
 void solve_parts_free(struct solve_parts *p)
@@ -239,7 +240,8 @@ void solve_parts_free(struct solve_parts *p)
         free(f->in_units);
         free(f->in_units_len);
         free(f->units);
-        free(f->leaves_out);
+        for (int m = 0; m < CALIBRATION_MODE_COUNT; m++)
+            free(f->leaves_out[m]);
     }
     free(p->by_solver);
     free(p);
@@ -306,10 +308,12 @@ struct solve_parts *solve_parts_build(void)
         f->keys = render_each(s->n_outputs, s, put_output_key, &f->key_len);
         f->in_keys = render_each(s->n_inputs, s, put_input_key, &f->in_key_len);
         f->in_units = render_each(s->n_inputs, s, put_input_unit, &f->in_units_len);
-        sb_init(&b);
-        sb_json_string(&b, s->assumptions);
-        f->leaves_out = b.oom ? NULL : sb_detach(&b, &f->leaves_out_len);
-        sb_free(&b);
+        for (int m = 0; m < CALIBRATION_MODE_COUNT; m++) {
+            sb_init(&b);
+            sb_json_string(&b, solver_leaves_out(s, (calibration_mode)m));
+            f->leaves_out[m] = b.oom ? NULL : sb_detach(&b, &f->leaves_out_len[m]);
+            sb_free(&b);
+        }
     }
     return p;
 }
@@ -411,9 +415,9 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
         put_message(b, out->warnings[i], &first);
     sb_puts(b, "],\"assumptions\":{\"leaves_out\":");
     if (ps)
-        sb_append(b, ps->leaves_out, ps->leaves_out_len);
+        sb_append(b, ps->leaves_out[r->calibration], ps->leaves_out_len[r->calibration]);
     else
-        sb_json_string(b, s->assumptions);
+        sb_json_string(b, solver_leaves_out(s, r->calibration));
     sb_puts(b, ",\"error_band\":");
     error_band_write(b, s, in, r->calibration);
     sb_puts(b, "},\"catalog\":");

@@ -157,10 +157,12 @@ json_t *solver_describe(const solver_desc *s)
     json_object_set_new(o, "aliases", al);
     json_object_set_new(o, "title", json_string(s->title));
     json_object_set_new(o, "description", json_string(s->description));
-    json_object_set_new(o, "assumptions",
-                        json_pack("{s:s,s:{s:o,s:o}}", "leaves_out", s->assumptions, "error_band", "mlsysim",
-                                  error_band_json(s, NULL, CALIBRATION_MLSYSIM), "measured",
-                                  error_band_json(s, NULL, CALIBRATION_MEASURED)));
+    json_t *as = json_pack("{s:s,s:{s:o,s:o}}", "leaves_out", s->assumptions, "error_band", "mlsysim",
+                           error_band_json(s, NULL, CALIBRATION_MLSYSIM), "measured",
+                           error_band_json(s, NULL, CALIBRATION_MEASURED));
+    if (s->measured_assumptions)
+        json_object_set_new(as, "leaves_out_measured", json_string(s->measured_assumptions));
+    json_object_set_new(o, "assumptions", as);
     json_t *ins = json_array();
     for (size_t i = 0; i < s->n_inputs; i++)
         json_array_append_new(ins, describe_input(&s->inputs[i]));

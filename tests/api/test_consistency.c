@@ -14,7 +14,8 @@
 #include "harness.h"
 
 /* Every solver's description states its assumptions, and its answer carries
- * exactly those. */
+ * exactly those of its calibration mode (leaves_out_measured, where a solver's
+ * measured physics differs, in measured mode). */
 Test(consistency, every_answer_states_its_solvers_assumptions)
 {
     json_t *all = api_get_ok("/solvers");
@@ -47,6 +48,19 @@ Test(consistency, every_answer_states_its_solvers_assumptions)
         /* the same leaves_out; the error band of the answer's mode, one of its solver's */
         const json_t *aa = json_object_get(ans, "assumptions"), *sa = json_object_get(s, "assumptions");
         cr_assert(json_equal(json_object_get(aa, "leaves_out"), json_object_get(sa, "leaves_out")), "%s", name);
+        char *mpath = malloc(n + 24);
+        cr_assert_not_null(mpath);
+        snprintf(mpath, n + 24, "%s&calibration=measured", path);
+        json_t *mans = api_get_ok(mpath);
+        const json_t *measured_text = json_object_get(sa, "leaves_out_measured");
+        cr_assert(json_equal(json_object_get(json_object_get(mans, "assumptions"), "leaves_out"),
+                             measured_text ? measured_text : json_object_get(sa, "leaves_out")),
+                  "%s: a measured answer states measured mode's leaves_out", name);
+        if (!strcmp(name, "single_node") || !strcmp(name, "serving") || !strcmp(name, "distributed"))
+            cr_assert(measured_text && strstr(json_string_value(measured_text), "Measured mode"),
+                      "%s: measured mode's own physics is described", name);
+        json_decref(mans);
+        free(mpath);
         const json_t *band = json_object_get(aa, "error_band");
         cr_assert_str_eq(json_string_value(json_object_get(band, "calibration")), "mlsysim", "%s", name);
         const json_t *all_bands = json_object_get(json_object_get(json_object_get(sa, "error_band"), "mlsysim"), "bands");

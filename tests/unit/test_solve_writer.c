@@ -6,7 +6,8 @@
  * registered, the answer of POST /solve through app_handle (the writer, with
  * its prebuilt parts) must parse to exactly the JSON that a jansson tree of
  * the same solved point gives once written with json_write (the server's
- * number formatting) and parsed back. The tree is built here, from the
+ * number formatting) and parsed back, in each calibration mode. The tree is
+ * built here, from the
  * documented shape of a /solve answer, without any of the writer's code.
  * Cases that fail (golden error cases) must fail the same way on both paths. */
 #include <criterion/criterion.h>
@@ -171,7 +172,8 @@ static json_t *reference(const solver_desc *s, const catalog_edition *ed, const 
     }
     return json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:{s:s,s:o},s:s,s:s,s:s}", "solver", s->name, "inputs",
                      echo(s, in), "result", result(s, out), "units", units, "input_units", input_units, "resolved",
-                     resolved, "trace", trace, "warnings", warnings, "assumptions", "leaves_out", s->assumptions,
+                     resolved, "trace", trace, "warnings", warnings, "assumptions", "leaves_out",
+                     solver_leaves_out(s, in->calibration),
                      "error_band", error_band_json(s, in, in->calibration), "catalog", edition_name(ed), "calibration",
                      CALIBRATION_MODES[in->calibration], "catalog_version", edition_version(ed));
 }
@@ -193,7 +195,7 @@ typedef struct {
     int compared, errors_alike, unregistered, differ;
 } tally;
 
-static void run_case(const json_t *c, const char *file, size_t line, tally *t)
+static void run_case(const json_t *c, const char *file, size_t line, calibration_mode mode, tally *t)
 {
     const char *name = json_string_value(json_object_get(c, "solver"));
     const solver_desc *s = name ? solver_at((size_t)solver_find(name)) : NULL;
@@ -201,8 +203,8 @@ static void run_case(const json_t *c, const char *file, size_t line, tally *t)
         t->unregistered++;
         return;
     }
-    json_t *body = json_pack("{s:s,s:O,s:O}", "solver", name, "inputs", json_object_get(c, "inputs"), "catalog",
-                             json_object_get(c, "catalog"));
+    json_t *body = json_pack("{s:s,s:O,s:O,s:s}", "solver", name, "inputs", json_object_get(c, "inputs"), "catalog",
+                             json_object_get(c, "catalog"), "calibration", CALIBRATION_MODES[mode]);
     char *text = json_dumps(body, JSON_COMPACT);
     app_request req = {.method = "POST", .path = "/solve", .body = text, .body_len = strlen(text),
                        .content_type = "application/json", .request_id = "writer-test"};
@@ -218,7 +220,9 @@ static void run_case(const json_t *c, const char *file, size_t line, tally *t)
     static solver_outputs out;
     solver_outputs_reset(&out);
     solver_error se = {0};
-    bool ok = ed && inputs_from_json(s, json_object_get(c, "inputs"), ed, &in, &err) == 0 && s->run(&in, &out, &se) == 0;
+    bool ok = ed && inputs_from_json(s, json_object_get(c, "inputs"), ed, &in, &err) == 0;
+    in.calibration = mode;
+    ok = ok && s->run(&in, &out, &se) == 0;
     if (!ok || resp.status != 200) {
         cr_expect(!ok && resp.status != 200, "%s:%zu: the writer answered %d, the reference %s", file, line,
                   resp.status, ok ? "solved" : "failed");
@@ -263,7 +267,8 @@ Test(solve_writer, every_golden_case_matches_a_jansson_rendering, .init = app_fi
             json_error_t jerr;
             json_t *c = json_loads(line, 0, &jerr);
             cr_assert(c, "%s:%zu: %s", golden[g].name, lineno, jerr.text);
-            run_case(c, golden[g].name, lineno, &t);
+            for (int m = 0; m < CALIBRATION_MODE_COUNT; m++)
+                run_case(c, golden[g].name, lineno, (calibration_mode)m, &t);
             json_decref(c);
         }
         free(line);
