@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "server/batch.h"
 #include "server/catalog_routes.h"
@@ -77,6 +78,9 @@ int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t ms
     atomic_store(&a->ready, false);
     atomic_store(&a->draining, false);
     a->solve_parts = solve_parts_build();
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->sweep_threads = cfg->sweep_threads > 0 ? cfg->sweep_threads : cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
+    sweep_set_threads(a->sweep_threads);
     metrics_routes(ROUTES, N_ROUTES);
     a->pre = prebuilt_build(a, ROUTES, N_ROUTES);
     return 0;

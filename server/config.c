@@ -40,6 +40,9 @@ static const option OPTIONS[] = {
      "largest request body accepted; a larger one is a 413"},
     {"sweep-max-points", "MLSYSD_SWEEP_MAX_POINTS", T_LL, OFF(sweep_max_points), 0, 1, 1e12, "1000000", "N",
      "most points one sweep may have; more is a 413 that states the cap"},
+    {"sweep-threads", "MLSYSD_SWEEP_THREADS", T_INT, OFF(sweep_threads), 0, 0, 256, "0", "N",
+     "threads that write one sweep's rows (the worker's own and helpers; the daemon holds at most N - 1 helpers "
+     "at a time, shared by concurrent sweeps); 0 = one per CPU (at most 64), 1 = none"},
     {"batch-max-items", "MLSYSD_BATCH_MAX_ITEMS", T_LL, OFF(batch_max_items), 0, 1, 1e6, "1000", "N",
      "most items one POST /batch may have; more is a 413 that states the cap"},
     {"max-connections", "MLSYSD_MAX_CONNECTIONS", T_INT, OFF(max_connections), 0, 1, 1000000, "1024", "N",

@@ -18,6 +18,7 @@ typedef struct {
     char catalog_dir[512];
     size_t max_body_bytes;
     long long sweep_max_points;
+    int sweep_threads;          /* threads one sweep's rows may use; 0: one per CPU */
     long long batch_max_items;  /* most items of one POST /batch */
     int max_connections;
     int max_connections_per_ip;

@@ -21,6 +21,7 @@ typedef struct app {
     atomic_bool draining;
     struct app_prebuilt *pre;   /* answers rendered once by app_init (prebuilt.h); NULL: none */
     struct solve_parts *solve_parts; /* fixed parts of every solver's /solve answer (solve.h); NULL: none */
+    int sweep_threads;          /* threads one sweep's rows may use (--sweep-threads; 0 there: one per CPU) */
 } app;
 
 #endif

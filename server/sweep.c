@@ -10,6 +10,11 @@
  * reaching back one step of the outermost varying axis. It is capped; past the
  * cap the response says transitions were omitted.
  *
+ * A long sweep's rows are written by helper threads as well (sweep_lanes.c,
+ * --sweep-threads): each span of points is cut into parts written at once and
+ * sent in point order, so the body is the same byte for byte. JSON rows with
+ * transitions depend on earlier rows and stay on one thread.
+ *
  * Shards: `shard: {index, count}` (GET: shard=3/16) computes one of `count`
  * contiguous runs of the points, so that the shards' CSV or NDJSON bodies,
  * concatenated in index order, are byte for byte the unsharded body: shard 0
@@ -43,6 +48,7 @@ void sweep_stream_free(sweep_stream *st)
 {
     if (!st)
         return;
+    sweep_lanes_free(st->lanes); /* first: the helpers read what is freed below */
     for (int a = 0; a < MAX_AXES; a++) {
         free(st->axes[a].vals);
         free(st->axes[a].geo);
@@ -151,6 +157,7 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
         sweep_setup_transitions(st);
     clock_gettime(CLOCK_MONOTONIC, &st->t0);
     st->timeout = a->cfg->request_timeout;
+    st->lane_threads = a->sweep_threads;
     reply_stream(resp,
                  st->fmt == FMT_CSV      ? (st->shard_index ? "text/csv; charset=utf-8; header=absent"
                                                             : "text/csv; charset=utf-8; header=present")
@@ -192,18 +199,28 @@ static bool produce(sweep_stream *st)
     st->buf_pos = 0;
     if (st->stage == 3)
         return false;
+    if (st->lanes && sweep_lanes_next(st->lanes, &st->buf))
+        return true; /* a helper's part of the last span, in point order */
     if (st->stage == 0) {
         sweep_write_header(st);
         st->stage = 1;
+        st->lanes = sweep_lanes_start(st, st->lane_threads);
     } else if (st->stage == 1) {
         unsigned long long start = st->next;
-        size_t limit = st->buf.borrowed ? st->buf.cap - ROW_ROOM : CHUNK;
-        while (st->next < st->end && st->buf.len < limit) {
-            sweep_write_row(st, st->next);
-            st->next++;
-            if ((st->next & 1023) == 0 && sweep_timed_out(st)) {
+        if (st->lanes) {
+            if (sweep_timed_out(st))
                 st->timed_out = true;
-                break;
+            else
+                sweep_lanes_span(st, st->lanes);
+        } else {
+            size_t limit = st->buf.borrowed ? st->buf.cap - ROW_ROOM : CHUNK;
+            while (st->next < st->end && st->buf.len < limit) {
+                sweep_write_row(st, st->next);
+                st->next++;
+                if ((st->next & 1023) == 0 && sweep_timed_out(st)) {
+                    st->timed_out = true;
+                    break;
+                }
             }
         }
         metrics_sweep_points(st->next - start);
@@ -222,7 +239,7 @@ size_t sweep_stream_read(sweep_stream *st, char *out, size_t max)
 {
     size_t n = 0;
     while (n < max) {
-        if (st->buf_pos >= st->buf.len && st->stage == 1 && max >= DIRECT_MIN && !st->buf.oom) {
+        if (st->buf_pos >= st->buf.len && st->stage == 1 && max >= DIRECT_MIN && !st->buf.oom && !st->lanes) {
             if (max - n < DIRECT_MIN)
                 break; /* the block is all but full: the next rows go in place into the next one */
             strbuf heap = st->buf;

@@ -3,7 +3,8 @@
  * Only the sweep's own files include it: sweep.c (the request to a stream),
  * sweep_request.c (reading the request and its axes), sweep_point.c (a
  * point's inputs and its solve), sweep_format.c (rows as JSON, CSV, NDJSON),
- * sweep_transitions.c (crossovers of categorical outputs), sweep_space.c
+ * sweep_transitions.c (crossovers of categorical outputs), sweep_lanes.c
+ * (rows on helper threads), sweep_space.c
  * (the search-space API for optimize.c) and sweep_query.c (a GET sweep's
  * query read straight into the sweep). Everyone else uses sweep.h. */
 #ifndef MLSYSD_SWEEP_INTERNAL_H
@@ -74,6 +75,8 @@ typedef struct {
     uint8_t axis, col, from, to;
 } transition;
 
+typedef struct sweep_lanes sweep_lanes;
+
 struct sweep_stream {
     const solver_desc *s;
     const catalog_edition *ed;
@@ -115,6 +118,8 @@ struct sweep_stream {
     double timeout;
     bool timed_out;
     unsigned solver_index;
+    int lane_threads;                   /* threads the rows may use (--sweep-threads) */
+    sweep_lanes *lanes;                 /* helper threads writing rows; NULL: this thread alone */
 };
 
 /* --- reading the request (sweep_request.c) --------------------------------- */
@@ -207,6 +212,23 @@ void sweep_setup_transitions(sweep_stream *st);
 void sweep_track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
 
 void sweep_write_transition(sweep_stream *st, const transition *t);
+
+/* --- lanes: rows on helper threads (sweep_lanes.c) ------------------------ */
+
+/* Up to threads - 1 helpers for st's rows, when it is worth it (thousands of
+ * points left; not JSON with transitions, whose rows depend on earlier ones)
+ * and the budget has them; NULL: st writes its rows alone. Needs st->in set. */
+sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads);
+/* The next span of points: the caller's part written into st->buf, the
+ * helpers' parts into their buffers (sweep_lanes_next hands them out in
+ * order); st->next moves past the span. Returns the points written; a
+ * helper's failed buffer marks st->buf.oom. */
+unsigned long long sweep_lanes_span(sweep_stream *st, sweep_lanes *l);
+/* Swaps the next helper part of the last span into *buf (the spent buffer
+ * goes back to the lane); false when all are out. */
+bool sweep_lanes_next(sweep_lanes *l, strbuf *buf);
+/* Stops and joins the helpers, their budget back. NULL is a no-op. */
+void sweep_lanes_free(sweep_lanes *l);
 
 /* --- the stream (sweep.c) -------------------------------------------------- */
 

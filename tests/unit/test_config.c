@@ -83,7 +83,7 @@ Test(config, every_flag_sets_its_field)
     char msg[300];
     static const char *const args[] = {
         "--host", "::1", "--port", "0", "--threads", "3", "--catalog-dir", "/tmp/cat",
-        "--max-body-bytes", "4096", "--sweep-max-points=2000000", "--max-connections", "10",
+        "--max-body-bytes", "4096", "--sweep-max-points=2000000", "--sweep-threads", "3", "--max-connections", "10",
         "--max-connections-per-ip", "4", "--connection-timeout", "7", "--request-timeout", "0.5", "--read-timeout", "2.5",
         "--cors-origins", "http://localhost:3000, https://app.example.com", "--log-level", "WARN",
         "--log-flush-interval", "0", "--drain-delay", "1.5", "--drain-timeout", "0", "--healthcheck", NULL};
@@ -94,6 +94,7 @@ Test(config, every_flag_sets_its_field)
     cr_expect_str_eq(c.catalog_dir, "/tmp/cat");
     cr_expect_eq(c.max_body_bytes, 4096);
     cr_expect_eq(c.sweep_max_points, 2000000);
+    cr_expect_eq(c.sweep_threads, 3);
     cr_expect_eq(c.max_connections, 10);
     cr_expect_eq(c.max_connections_per_ip, 4);
     cr_expect_eq(c.connection_timeout, 7);

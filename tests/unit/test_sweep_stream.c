@@ -1,10 +1,14 @@
-/* test_sweep_stream.c - a sweep's body does not depend on how its reader asks for it.
+/* test_sweep_stream.c - a sweep's body does not depend on how its reader asks for it,
+ * nor on how many threads write its rows.
  *
  * sweep_stream_read writes rows straight into a reader's block when the block is large
  * (sb_borrow: the strbuf over the caller's memory, moved to the heap when a row does not
  * fit) and through its own buffer otherwise. The same sweep read with blocks of very
  * different sizes must give the same bytes, in every format; and a borrowed strbuf keeps
- * every byte when it outgrows the caller's memory. */
+ * every byte when it outgrows the caller's memory. With --sweep-threads above 1 a long
+ * sweep's rows are written by helper threads too (sweep_lanes.c): the body must be the
+ * one a single thread writes, byte for byte, whatever the formats, errors, index and
+ * shard. */
 #include <criterion/criterion.h>
 
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 #include "app_fixture.h"
 #include "server/reply.h"
 #include "server/strbuf.h"
+#include "server/sweep.h"
 
 Test(sweep_stream, borrowed_strbuf_moves_to_the_heap_whole)
 {
@@ -36,15 +41,9 @@ Test(sweep_stream, borrowed_strbuf_moves_to_the_heap_whole)
     cr_assert_str_eq(mem, "kept");
 }
 
-/* The whole body of POST /sweep, read `block` bytes at a time. */
-static char *read_sweep(const char *fmt, size_t block, size_t *len)
+/* The whole body of POST /sweep `body`, read `block` bytes at a time. */
+static char *read_body(const char *body, size_t block, size_t *len)
 {
-    char body[600];
-    snprintf(body, sizeof body,
-             "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"precision\":"
-             "\"fp16\"},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":200,\"step\":1}},"
-             "{\"input\":\"efficiency\",\"geomspace\":{\"start\":0.01,\"stop\":1,\"count\":100}}],\"format\":\"%s\"}",
-             fmt);
     app_request req = {.method = "POST", .path = "/sweep", .content_type = "application/json", .request_id = "t"};
     req.body = body;
     req.body_len = strlen(body);
@@ -68,6 +67,17 @@ static char *read_sweep(const char *fmt, size_t block, size_t *len)
     return sb_detach(&out, len);
 }
 
+static char *read_sweep(const char *fmt, size_t block, size_t *len)
+{
+    char body[600];
+    snprintf(body, sizeof body,
+             "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"precision\":"
+             "\"fp16\"},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":200,\"step\":1}},"
+             "{\"input\":\"efficiency\",\"geomspace\":{\"start\":0.01,\"stop\":1,\"count\":100}}],\"format\":\"%s\"}",
+             fmt);
+    return read_body(body, block, len);
+}
+
 Test(sweep_stream, same_bytes_whatever_the_block_size, .init = app_fixture_setup, .fini = app_fixture_teardown)
 {
     static const char *const formats[] = {"csv", "json", "ndjson"};
@@ -86,4 +96,88 @@ Test(sweep_stream, same_bytes_whatever_the_block_size, .init = app_fixture_setup
         }
         free(ref);
     }
+}
+
+static void use_threads(int threads)
+{
+    fixture_app.sweep_threads = threads;
+    sweep_set_threads(threads);
+}
+
+Test(sweep_stream, same_bytes_on_one_thread_or_several, .init = app_fixture_setup, .fini = app_fixture_teardown)
+{
+    /* 30,000 points, some failing (batch_size 0 is out of bounds), across formats and members */
+    static const char *const bodies[] = {
+        "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\",\"precision\":"
+        "\"fp16\"},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":0,\"stop\":299,\"step\":1}},"
+        "{\"input\":\"efficiency\",\"geomspace\":{\"start\":0.01,\"stop\":1,\"count\":100}}],\"format\":\"%s\"%s}",
+        "{\"solver\":\"serving\",\"calibration\":\"measured\",\"inputs\":{\"model\":\"Llama3_70B\",\"hardware\":"
+        "\"H100\",\"precision\":\"fp8\",\"seq_len\":2048},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,\"stop\":3000,"
+        "\"step\":1}},{\"input\":\"tp\",\"values\":[1,2,4,8,16,32,64,128,256,512]}],\"format\":\"%s\"%s}",
+    };
+    static const char *const formats[] = {"csv", "ndjson", "json"};
+    static const char *const extras[] = {"", ",\"index\":true", ",\"shard\":{\"index\":1,\"count\":3}",
+                                         ",\"outputs\":[%s]"};
+    /* numeric outputs only: JSON of these has no transitions, so its rows go to helpers too */
+    static const char *const numeric_output[] = {"\"latency\",\"throughput\"", "\"ttft\",\"itl\""};
+    for (size_t b = 0; b < sizeof bodies / sizeof bodies[0]; b++)
+        for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++)
+            for (size_t x = 0; x < sizeof extras / sizeof extras[0]; x++) {
+                char extra[128], body[1024];
+                snprintf(extra, sizeof extra, extras[x], numeric_output[b]);
+                snprintf(body, sizeof body, bodies[b], formats[f], extra);
+                use_threads(1);
+                size_t ref_len;
+                char *ref = read_body(body, 65536, &ref_len);
+                cr_assert_gt(ref_len, 100000, "%s: %zu bytes", body, ref_len);
+                static const int threads[] = {2, 3, 5};
+                for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+                    use_threads(threads[t]);
+                    size_t len;
+                    char *got = read_body(body, t == 1 ? 4096 : 65536, &len);
+                    cr_assert(len == ref_len && !memcmp(got, ref, len),
+                              "%d threads: other bytes (%zu, %zu on one thread) for %s", threads[t], len, ref_len, body);
+                    free(got);
+                }
+                free(ref);
+            }
+}
+
+/* Two sweeps at once share the daemon's helpers: neither waits for the other's, and
+ * both bodies are whole. */
+Test(sweep_stream, concurrent_sweeps_share_the_helpers, .init = app_fixture_setup, .fini = app_fixture_teardown)
+{
+    use_threads(2); /* one helper for the daemon: the first sweep takes it, the second runs alone */
+    const char *body = "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\","
+                       "\"precision\":\"fp16\"},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,"
+                       "\"stop\":200,\"step\":1}},{\"input\":\"efficiency\",\"geomspace\":{\"start\":0.01,\"stop\":1,"
+                       "\"count\":100}}],\"format\":\"csv\"}";
+    size_t ref_len;
+    char *ref = read_body(body, 65536, &ref_len);
+    app_request req = {.method = "POST", .path = "/sweep", .content_type = "application/json", .request_id = "t"};
+    req.body = body;
+    req.body_len = strlen(body);
+    app_response r[2] = {{0}};
+    strbuf out[2];
+    for (int i = 0; i < 2; i++) {
+        sb_init(&r[i].body);
+        sb_init(&out[i]);
+        app_handle(&fixture_app, &req, &r[i]);
+        cr_assert_eq(r[i].status, 200);
+    }
+    char buf[8192];
+    bool more[2] = {true, true};
+    while (more[0] || more[1]) /* the two read in turns */
+        for (int i = 0; i < 2; i++) {
+            size_t n = more[i] ? r[i].stream.read(r[i].stream.ctx, buf, sizeof buf) : 0;
+            cr_assert_neq(n, STREAM_FAILED);
+            more[i] = n > 0;
+            sb_append(&out[i], buf, n);
+        }
+    for (int i = 0; i < 2; i++) {
+        cr_assert(out[i].len == ref_len && !memcmp(out[i].data, ref, ref_len), "sweep %d: other bytes", i);
+        app_response_free(&r[i]);
+        sb_free(&out[i]);
+    }
+    free(ref);
 }
