@@ -12,8 +12,8 @@
  *
  * A long sweep's rows are written by helper threads as well (sweep_lanes.c,
  * --sweep-threads): each span of points is cut into parts written at once and
- * sent in point order, so the body is the same byte for byte. JSON rows with
- * transitions depend on earlier rows and stay on one thread.
+ * sent in point order, so the body is the same byte for byte (a JSON sweep's
+ * transitions are tracked in point order by the stream itself).
  *
  * Shards: `shard: {index, count}` (GET: shard=3/16) computes one of `count`
  * contiguous runs of the points, so that the shards' CSV or NDJSON bodies,

@@ -186,8 +186,14 @@ void sweep_write_row(sweep_stream *st, unsigned long long p)
         sb_puts(b, "null");
     }
     sb_puts(b, st->fmt == FMT_JSON ? "]" : nd ? "}\n" : "\r\n");
-    if (st->window)
+    if (st->window) {
         sweep_track_transitions(st, p, idx, error != NULL);
+    } else if (st->lane_vals) { /* a helper lane: the stream tracks this row later */
+        size_t i = (size_t)(p - st->lane_from);
+        st->lane_failed[i] = error != NULL;
+        for (int c = 0; c < st->n_cat && !error; c++)
+            st->lane_vals[i * (size_t)st->n_cat + (size_t)c] = st->out->v[st->out_cols[st->cat_cols[c]]];
+    }
 }
 
 static void timeout_message(sweep_stream *st, char *msg, size_t n)

@@ -120,6 +120,12 @@ struct sweep_stream {
     unsigned solver_index;
     int lane_threads;                   /* threads the rows may use (--sweep-threads) */
     sweep_lanes *lanes;                 /* helper threads writing rows; NULL: this thread alone */
+    /* A helper lane's copy of a stream with transitions: instead of tracking
+     * them (the window is the stream's), each row keeps its categorical values
+     * and whether it failed, for the stream to track in point order. */
+    output_value *lane_vals;            /* n_cat per point from lane_from */
+    bool *lane_failed;
+    unsigned long long lane_from;
 };
 
 /* --- reading the request (sweep_request.c) --------------------------------- */
@@ -210,19 +216,24 @@ void sweep_setup_transitions(sweep_stream *st);
 /* Compare point q with its neighbour one step back on each axis, then keep
  * q's codes in the window for the points that will look back at it. */
 void sweep_track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed);
+/* The same for a point whose categorical outputs were kept elsewhere (a
+ * helper lane's row): vals[c] is the value of categorical column c. */
+void sweep_track_values(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed,
+                        const output_value *vals);
 
 void sweep_write_transition(sweep_stream *st, const transition *t);
 
 /* --- lanes: rows on helper threads (sweep_lanes.c) ------------------------ */
 
 /* Up to threads - 1 helpers for st's rows, when it is worth it (thousands of
- * points left; not JSON with transitions, whose rows depend on earlier ones)
- * and the budget has them; NULL: st writes its rows alone. Needs st->in set. */
+ * points left) and the budget has them; NULL: st writes its rows alone. Needs
+ * st->in set. */
 sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads);
 /* The next span of points: the caller's part written into st->buf, the
  * helpers' parts into their buffers (sweep_lanes_next hands them out in
- * order); st->next moves past the span. Returns the points written; a
- * helper's failed buffer marks st->buf.oom. */
+ * order), and with transitions, the helpers' points tracked after the
+ * caller's, in point order; st->next moves past the span. Returns the points
+ * written; a helper's failed buffer marks st->buf.oom. */
 unsigned long long sweep_lanes_span(sweep_stream *st, sweep_lanes *l);
 /* Swaps the next helper part of the last span into *buf (the spent buffer
  * goes back to the lane); false when all are out. */

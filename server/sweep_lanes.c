@@ -7,6 +7,9 @@
  * is cut into contiguous parts, one per lane: the caller writes the first into
  * st->buf while the helper threads write theirs, and the parts then go out in
  * point order, so the body is byte for byte the one a single thread writes.
+ * A JSON sweep's transitions compare each point with earlier ones, in a window
+ * only the stream holds: a lane keeps each row's categorical values instead,
+ * and the caller tracks the lanes' points after its own, in point order.
  *
  * Helper threads are per sweep (made when its rows start, joined when it is
  * freed) and drawn from one budget for the whole daemon (sweep_set_threads),
@@ -83,13 +86,14 @@ static void lane_release(lane *ln)
 {
     free(ln->row.in); /* a shallow copy: what it points to is the stream's */
     free(ln->row.out);
+    free(ln->row.lane_vals);
+    free(ln->row.lane_failed);
     sb_free(&ln->row.buf);
 }
 
 sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads)
 {
-    /* Rows of JSON with transitions compare each point with earlier ones: one thread. */
-    if (threads < 2 || st->window || st->end - st->next < 8ull * LANE_POINTS)
+    if (threads < 2 || st->end - st->next < 8ull * LANE_POINTS)
         return NULL;
     int n = take_helpers(threads - 1);
     if (n == 0)
@@ -111,15 +115,27 @@ sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads)
         ln->row = *st;
         ln->row.lanes = NULL;
         ln->row.owned = NULL;
+        ln->row.window = NULL; /* the stream's: its lanes keep values instead (lane_vals) */
+        ln->row.lane_vals = NULL;
+        ln->row.lane_failed = NULL;
         sb_init(&ln->row.buf);
         ln->row.in = malloc(sizeof *st->in);
         ln->row.out = calloc(1, sizeof *st->out);
-        if (!ln->row.in || !ln->row.out || pthread_create(&ln->thread, NULL, helper, ln) != 0) {
+        bool keep = st->window != NULL;
+        if (keep) {
+            ln->row.lane_vals = malloc(LANE_POINTS * (size_t)st->n_cat * sizeof *ln->row.lane_vals);
+            ln->row.lane_failed = malloc(LANE_POINTS * sizeof *ln->row.lane_failed);
+        }
+        if (!ln->row.in || !ln->row.out || (keep && (!ln->row.lane_vals || !ln->row.lane_failed))) {
             lane_release(ln);
             break;
         }
         memcpy(ln->row.in, st->in, sizeof *st->in);
         ln->row.out->quiet = true;
+        if (pthread_create(&ln->thread, NULL, helper, ln) != 0) {
+            lane_release(ln);
+            break;
+        }
         l->n++;
     }
     atomic_fetch_add(&g_budget, n - l->n); /* helpers that could not start */
@@ -157,6 +173,7 @@ unsigned long long sweep_lanes_span(sweep_stream *st, sweep_lanes *l)
         lane *ln = &l->lanes[i];
         ln->from = at;
         ln->to = at + per < st->end ? at + per : st->end;
+        ln->row.lane_from = at;
         at = ln->to;
         l->busy++;
     }
@@ -174,6 +191,16 @@ unsigned long long sweep_lanes_span(sweep_stream *st, sweep_lanes *l)
     st->next = at;
     if (failed)
         st->buf.oom = true;
+    for (int i = 0; st->window && i < l->n; i++) { /* the lanes' points, in order, after the caller's */
+        const lane *ln = &l->lanes[i];
+        for (unsigned long long p = ln->from; p < ln->to; p++) {
+            size_t idx[MAX_AXES];
+            for (int a = 0; a < st->n_axes; a++)
+                idx[a] = (size_t)((p / st->stride[a]) % st->axes[a].n);
+            size_t k = (size_t)(p - ln->from);
+            sweep_track_values(st, p, idx, ln->row.lane_failed[k], ln->row.lane_vals + k * (size_t)st->n_cat);
+        }
+    }
     return at - from;
 }
 

@@ -63,10 +63,19 @@ static uint8_t intern_value(sweep_stream *st, int c, const output_value *v, outp
  * q's codes in the window for the points that will look back at it. */
 void sweep_track_transitions(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed)
 {
+    output_value vals[SOLVER_MAX_OUTPUTS];
+    for (int c = 0; c < st->n_cat && !failed; c++)
+        vals[c] = st->out->v[st->out_cols[st->cat_cols[c]]];
+    sweep_track_values(st, q, idx, failed, vals);
+}
+
+void sweep_track_values(sweep_stream *st, unsigned long long q, const size_t idx[MAX_AXES], bool failed,
+                        const output_value *vals)
+{
     uint8_t codes[SOLVER_MAX_OUTPUTS];
     for (int c = 0; c < st->n_cat; c++) {
         int col = st->out_cols[st->cat_cols[c]];
-        codes[c] = failed ? CODE_ERROR : intern_value(st, c, &st->out->v[col], st->s->outputs[col].kind);
+        codes[c] = failed ? CODE_ERROR : intern_value(st, c, &vals[c], st->s->outputs[col].kind);
     }
     for (int a = 0; a < st->n_axes; a++) {
         if (idx[a] == 0)
