@@ -35,11 +35,13 @@ TestSuite(config, .init = clean_env);
 
 static config_result parse(config *c, char *msg, size_t n, const char *const *args)
 {
-    char *argv[32];
+    char *argv[64];
     int argc = 0;
     argv[argc++] = (char *)"mlsysd";
-    for (int i = 0; args && args[i]; i++)
+    for (int i = 0; args && args[i]; i++) {
+        cr_assert_lt(argc, 63, "test_config.c: parse() takes at most 62 arguments");
         argv[argc++] = (char *)args[i];
+    }
     argv[argc] = NULL;
     config_defaults(c);
     msg[0] = '\0';
