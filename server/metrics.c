@@ -34,6 +34,7 @@ static atomic_ullong solves[MAX_SOLVERS];
 static atomic_ullong sweep_points;
 static atomic_ullong response_bytes[R__N];
 static atomic_long inflight;
+static atomic_long sweep_helpers;
 static double start_time;
 
 void metrics_routes(const route *table, size_t n)
@@ -104,6 +105,8 @@ void metrics_response_bytes(const route *rt, unsigned long long n)
 }
 
 void metrics_inflight(int delta) { atomic_fetch_add_explicit(&inflight, delta, memory_order_relaxed); }
+
+void metrics_sweep_helpers(int delta) { atomic_fetch_add_explicit(&sweep_helpers, delta, memory_order_relaxed); }
 
 long metrics_inflight_now(void) { return atomic_load(&inflight); }
 
@@ -189,6 +192,9 @@ void metrics_render(strbuf *b)
     sb_printf(b, "# HELP mlsysd_sweep_points_total Points computed by sweeps.\n# TYPE mlsysd_sweep_points_total counter\n"
                  "mlsysd_sweep_points_total %llu\n",
               atomic_load(&sweep_points));
+    sb_printf(b, "# HELP mlsysd_sweep_helper_threads Helper threads writing sweep rows now (at most --sweep-threads "
+                 "minus one).\n# TYPE mlsysd_sweep_helper_threads gauge\nmlsysd_sweep_helper_threads %ld\n",
+              atomic_load(&sweep_helpers));
     sb_printf(b, "# HELP mlsysd_http_requests_in_flight Requests being handled now.\n"
                  "# TYPE mlsysd_http_requests_in_flight gauge\nmlsysd_http_requests_in_flight %ld\n",
               atomic_load(&inflight));

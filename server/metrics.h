@@ -22,6 +22,8 @@ void metrics_routes(const route *table, size_t n);
 void metrics_request(const route *r, method_id m, int status, double seconds);
 void metrics_solve(unsigned solver_index);
 void metrics_sweep_points(unsigned long long n);
+/* Helper threads writing sweep rows (sweep_lanes.c): +n when a sweep takes them, -n when it gives them back. */
+void metrics_sweep_helpers(int delta);
 void metrics_response_bytes(const route *r, unsigned long long n);
 void metrics_inflight(int delta);
 long metrics_inflight_now(void);

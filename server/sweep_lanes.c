@@ -21,6 +21,8 @@
 
 #include "server/sweep_internal.h"
 
+#include "server/metrics.h"
+
 /* Points each lane writes per span: about a millisecond of rows. */
 #define LANE_POINTS 1024
 
@@ -144,6 +146,7 @@ sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads)
         return NULL;
     }
     l->served = l->n + 1; /* no span yet: nothing to hand out */
+    metrics_sweep_helpers(l->n);
     return l;
 }
 
@@ -217,6 +220,7 @@ void sweep_lanes_free(sweep_lanes *l)
         lane_release(&l->lanes[i]);
     }
     atomic_fetch_add(&g_budget, l->n);
+    metrics_sweep_helpers(-l->n);
     pthread_mutex_destroy(&l->mu);
     pthread_cond_destroy(&l->go);
     pthread_cond_destroy(&l->done);

@@ -633,6 +633,7 @@ Test(ops, metrics_names_labels_and_movement)
         "# TYPE mlsysd_http_requests_total counter", "# TYPE mlsysd_http_request_duration_seconds histogram",
         "# TYPE mlsysd_http_response_bytes_total counter", "# TYPE mlsysd_solves_total counter",
         "# TYPE mlsysd_sweep_points_total counter", "# TYPE mlsysd_http_requests_in_flight gauge",
+        "# TYPE mlsysd_sweep_helper_threads gauge",
         "# TYPE mlsysd_build_info gauge", "# TYPE process_cpu_seconds_total counter",
         "# TYPE process_resident_memory_bytes gauge", "# TYPE process_virtual_memory_bytes gauge",
         "# TYPE process_start_time_seconds gauge", "# TYPE process_open_fds gauge", "# TYPE process_max_fds gauge"};
@@ -681,6 +682,7 @@ Test(ops, metrics_names_labels_and_movement)
     cr_expect_eq(series(after, "mlsysd_solves_total{solver=\"single_node\"}"), 2);
     cr_expect_eq(series(after, "mlsysd_solves_total{solver=\"data\"}"), 7);
     cr_expect_eq(series(after, "mlsysd_sweep_points_total"), 7);
+    cr_expect_eq(series(after, "mlsysd_sweep_helper_threads"), 0, "helpers are given back when a sweep ends");
     cr_expect_eq(series(after, "mlsysd_http_response_bytes_total{route=\"/sweep\"}"), (double)sweep_bytes);
     cr_expect_eq(series(after, "mlsysd_http_request_duration_seconds_count{route=\"/solve\"}"), 3,
                  "two 200s and a 405 on /solve");

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "app_fixture.h"
+#include "server/metrics.h"
 #include "server/reply.h"
 #include "server/strbuf.h"
 #include "server/sweep.h"
@@ -98,6 +99,18 @@ Test(sweep_stream, same_bytes_whatever_the_block_size, .init = app_fixture_setup
     }
 }
 
+/* mlsysd_sweep_helper_threads as /metrics states it. */
+static long helpers_now(void)
+{
+    strbuf b;
+    sb_init(&b);
+    metrics_render(&b);
+    const char *at = strstr(b.data, "\nmlsysd_sweep_helper_threads ");
+    long n = at ? strtol(at + strlen("\nmlsysd_sweep_helper_threads "), NULL, 10) : -1;
+    sb_free(&b);
+    return n;
+}
+
 static void use_threads(int threads)
 {
     fixture_app.sweep_threads = threads;
@@ -167,17 +180,21 @@ Test(sweep_stream, concurrent_sweeps_share_the_helpers, .init = app_fixture_setu
     }
     char buf[8192];
     bool more[2] = {true, true};
-    while (more[0] || more[1]) /* the two read in turns */
+    for (int round = 0; more[0] || more[1]; round++) { /* the two read in turns */
         for (int i = 0; i < 2; i++) {
             size_t n = more[i] ? r[i].stream.read(r[i].stream.ctx, buf, sizeof buf) : 0;
             cr_assert_neq(n, STREAM_FAILED);
             more[i] = n > 0;
             sb_append(&out[i], buf, n);
         }
+        if (round == 0)
+            cr_assert_eq(helpers_now(), 1, "the daemon's one helper, taken by one of the two sweeps");
+    }
     for (int i = 0; i < 2; i++) {
         cr_assert(out[i].len == ref_len && !memcmp(out[i].data, ref, ref_len), "sweep %d: other bytes", i);
         app_response_free(&r[i]);
         sb_free(&out[i]);
     }
+    cr_assert_eq(helpers_now(), 0, "helpers given back when the sweeps are freed");
     free(ref);
 }
