@@ -24,7 +24,8 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
 #define SWEEP_STREAM_FAILED STREAM_FAILED
 size_t sweep_stream_read(sweep_stream *s, char *buf, size_t max);
 /* Each sweep's rows may use up to `threads` threads: its worker's and helpers,
- * of which the daemon holds at most threads - 1 at a time (app_init). */
+ * of which the daemon holds at most threads - 1 at a time. app_init calls it,
+ * before any sweep runs (it resets the budget). */
 void sweep_set_threads(int threads);
 void sweep_stream_free(sweep_stream *s);
 
