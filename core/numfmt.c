@@ -403,6 +403,19 @@ static bool fast_shortest(double v, digits *out)
         vp--; /* the exact upper bound itself is excluded */
     int removed = 0;
     unsigned last = 0;
+    /* Eight digits at a time while all eight go (a short decimal drops a dozen):
+     * the same as four steps of the loop below, whose tests hold for every
+     * step when they hold for the last (a multiple of 10^8 in (vm, vp] is one
+     * of 10^2, 10^4 and 10^6 too). */
+    while (vp / 100000000 > vm / 100000000) {
+        vm_in &= vm % 100000000 == 0;
+        vr_zeros &= last == 0 && vr % 10000000 == 0;
+        last = (unsigned)(vr / 10000000 % 10);
+        vr /= 100000000;
+        vp /= 100000000;
+        vm /= 100000000;
+        removed += 8;
+    }
     while (vp / 100 > vm / 100) { /* two digits at a time: the same as two steps below */
         vm_in &= vm % 100 == 0;
         vr_zeros &= last == 0 && vr % 10 == 0;

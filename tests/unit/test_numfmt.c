@@ -339,6 +339,26 @@ Test(numfmt, fast_path_agrees_with_the_reference_search)
         fmt_pyrepr_reference(b, sizeof b, v);
         cr_assert_str_eq(a, b, "7.24e%d", k);
     }
+    /* Decimals of 1 to 16 significant digits (and their neighbours one ulp away) times
+     * 10^k: their digits drop eight, two and one at a time in every combination. */
+    uint64_t pow10[17] = {1};
+    for (int d = 1; d <= 16; d++)
+        pow10[d] = pow10[d - 1] * 10;
+    for (int i = 0; i < 40000; i++) {
+        uint64_t m = 1 + rng() % (pow10[1 + rng() % 16] - 1);
+        int k = (int)(rng() % 601) - 300;
+        char lit[48];
+        snprintf(lit, sizeof lit, "%llue%d", (unsigned long long)m, k);
+        double v = strtod(lit, NULL);
+        double near[3] = {v, nextafter(v, INFINITY), nextafter(v, 0.0)};
+        for (int j = 0; j < 3; j++) {
+            if (!isfinite(near[j]) || near[j] == 0)
+                continue;
+            fmt_double(a, sizeof a, near[j]);
+            fmt_double_reference(b, sizeof b, near[j]);
+            cr_assert_str_eq(a, b, "fmt_double of %s (%d ulp)", lit, j);
+        }
+    }
 }
 
 /* fmt_g4 is printf("%.4g") byte for byte: every branch (%f with and without
