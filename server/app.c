@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "server/batch.h"
 #include "server/catalog_routes.h"
 #include "server/contract.h"
+#include "server/cpus.h"
 #include "server/jsonw.h"
 #include "server/metrics.h"
 #include "server/ops_routes.h"
@@ -78,8 +78,7 @@ int app_init(app *a, const catalog *cat, const config *cfg, char *msg, size_t ms
     atomic_store(&a->ready, false);
     atomic_store(&a->draining, false);
     a->solve_parts = solve_parts_build();
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    a->sweep_threads = cfg->sweep_threads > 0 ? cfg->sweep_threads : cpus > 0 ? (int)(cpus > 64 ? 64 : cpus) : 1;
+    a->sweep_threads = cfg->sweep_threads > 0 ? cfg->sweep_threads : cpus_available(64);
     sweep_set_threads(a->sweep_threads);
     metrics_routes(ROUTES, N_ROUTES);
     a->pre = prebuilt_build(a, ROUTES, N_ROUTES);

@@ -33,7 +33,7 @@ static const option OPTIONS[] = {
      "address to listen on (an IPv4/IPv6 address or a name; the container image sets 0.0.0.0)"},
     {"port", "MLSYSD_PORT", T_INT, OFF(port), 0, 0, 65535, "8080", "N", "TCP port; 0 picks a free one (logged)"},
     {"threads", "MLSYSD_THREADS", T_INT, OFF(threads), 0, 0, 256, "0", "N",
-     "worker threads; 0 = one per CPU (at most 64)"},
+     "worker threads; 0 = one per CPU this process may use (its CPU affinity and cgroup CPU limit; at most 64)"},
     {"catalog-dir", "MLSYSD_CATALOG_DIR", T_STR, OFF(catalog_dir), SZ(catalog_dir), 0, 0, "", "DIR",
      "directory of *.json catalog files that add or override entries (empty: the embedded catalog only)"},
     {"max-body-bytes", "MLSYSD_MAX_BODY_BYTES", T_SIZE, OFF(max_body_bytes), 0, 64, 1073741824, "1048576", "BYTES",
@@ -42,7 +42,7 @@ static const option OPTIONS[] = {
      "most points one sweep may have; more is a 413 that states the cap"},
     {"sweep-threads", "MLSYSD_SWEEP_THREADS", T_INT, OFF(sweep_threads), 0, 0, 256, "0", "N",
      "threads that write one sweep's rows (the worker's own and helpers; the daemon holds at most N - 1 helpers "
-     "at a time, shared by concurrent sweeps); 0 = one per CPU (at most 64), 1 = none"},
+     "at a time, shared by concurrent sweeps); 0 = one per CPU this process may use, as --threads; 1 = none"},
     {"batch-max-items", "MLSYSD_BATCH_MAX_ITEMS", T_LL, OFF(batch_max_items), 0, 1, 1e6, "1000", "N",
      "most items one POST /batch may have; more is a 413 that states the cap"},
     {"max-connections", "MLSYSD_MAX_CONNECTIONS", T_INT, OFF(max_connections), 0, 1, 1000000, "1024", "N",

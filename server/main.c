@@ -17,6 +17,7 @@
 #include "build_info.h"
 #include "server/catalog_watch.h"
 #include "server/cli.h"
+#include "server/cpus.h"
 #include "server/http.h"
 #include "server/metrics.h"
 
@@ -106,10 +107,8 @@ int main(int argc, char **argv)
     }
     if (cfg.healthcheck)
         return healthcheck(&cfg);
-    if (cfg.threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        cfg.threads = n > 0 ? (int)(n > 64 ? 64 : n) : 2;
-    }
+    if (cfg.threads == 0)
+        cfg.threads = cpus_available(64);
     log_set_level(cfg.log_level);
     log_set_hold(cfg.log_flush_interval);
     signal(SIGPIPE, SIG_IGN);
@@ -160,7 +159,7 @@ int main(int argc, char **argv)
               cfg.max_connections_per_ip, cfg.connection_timeout, cfg.read_timeout, cfg.request_timeout,
               log_level_name(cfg.log_level), cfg.drain_delay, cfg.drain_timeout);
     sb_json_string(&ex, cfg.cors_origins);
-    sb_printf(&ex, ",\"startup_ms\":%.3f", elapsed(&t0) * 1e3);
+    sb_printf(&ex, ",\"sweep_threads\":%d,\"startup_ms\":%.3f", a.sweep_threads, elapsed(&t0) * 1e3);
     log_line(LOG_INFO, "listening", ex.data);
     sb_free(&ex);
     /* What catalog_load left to first use, done here while the workers serve. */

@@ -8,7 +8,8 @@
 # 2. Builds the image from the Dockerfile (which compiles the daemon and runs ctest inside).
 # 3. Checks the image's metadata, runs it read-only on a random loopback port and checks
 #    /healthz, a golden POST /solve, the uid, the read-only root, the HEALTHCHECK, the drain on
-#    SIGTERM and that `docker stop` ends it cleanly within the default 10 s grace period.
+#    SIGTERM and that `docker stop` ends it cleanly within the default 10 s grace period, and
+#    that `--cpus 1` gives one worker and one sweep thread.
 # 4. Validates deploy/docker-compose.yml when a compose client is installed.
 # 5. Renders the kustomize base deploy/k8s and checks every object's required fields.
 #
@@ -41,6 +42,7 @@ SUFFIX="$$-$RANDOM"
 IMAGE="mlsysd-test:$SUFFIX"
 CNAME="mlsysd-test-$SUFFIX"
 CNAME_DRAIN="mlsysd-test-drain-$SUFFIX"
+CNAME_CPUS="mlsysd-test-cpus-$SUFFIX"
 BUILT_IMAGE=""
 BUILT_STAGE=""
 TMP=$(mktemp -d /tmp/mlsysd-container-test.XXXXXX)
@@ -56,7 +58,7 @@ cleanup() {
     [ "$rc" != 0 ] || rc=1
   fi
   if command -v docker >/dev/null 2>&1; then
-    docker rm -f "$CNAME" "$CNAME_DRAIN" >/dev/null 2>&1 || true
+    docker rm -f "$CNAME" "$CNAME_DRAIN" "$CNAME_CPUS" >/dev/null 2>&1 || true
     # Removing the tags also removes their untagged parent layers, down to the kept
     # build-deps cache image and the base image.
     if [ "${MLSYSD_TEST_KEEP:-0}" != 1 ]; then
@@ -324,6 +326,26 @@ PY
     fi
   else
     fail "docker run (drain container): $(cat "$TMP/run2.err")"
+  fi
+
+  # --- a CPU limit sizes the thread defaults (not the host's CPU count) ---
+  if docker run -d --name "$CNAME_CPUS" --read-only --cpus 1 "$IMAGE" >/dev/null 2>"$TMP/run3.err"; then
+    line=""
+    for _ in $(seq 1 50); do
+      line=$(docker logs "$CNAME_CPUS" 2>&1 | grep '"msg":"listening"' | head -n 1 || true)
+      [ -n "$line" ] && break
+      sleep 0.1
+    done
+    if grep -q '"threads":1,' <<<"$line" && grep -q '"sweep_threads":1,' <<<"$line"; then
+      pass "--cpus 1: one worker thread and one sweep thread (the cgroup's CPU limit, not the host's $(nproc) CPUs)"
+    else
+      fail "--cpus 1: the listening line says: ${line:-nothing}"
+    fi
+    docker rm -f "$CNAME_CPUS" >/dev/null 2>&1 || true
+  elif grep -qi 'cgroup\|cpu' "$TMP/run3.err"; then
+    skip "--cpus 1: this Docker cannot set a CPU limit ($(head -c 200 "$TMP/run3.err"))"
+  else
+    fail "docker run --cpus 1: $(cat "$TMP/run3.err")"
   fi
 elif [ "$DOCKER_OK" = 1 ]; then
   skip "image and container checks (no image)"
