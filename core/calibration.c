@@ -107,6 +107,11 @@ const calib_param_desc CALIB_PARAMS[CP_N] = {
                        .meaning = "Share of the data-parallel gradient all-reduce not hidden behind the backward "
                                   "pass",
                        .lo = 0.0, .hi = 1.0, .start = 0.3},
+    [CP_PP_INTERLEAVE] = {.name = "pipeline_interleave", .work = "overhead", .unit = "",
+                          .meaning = "Model chunks per pipeline stage that training schedules run (interleaved 1F1B, "
+                                     "Megatron's virtual pipeline), dividing the bubble (pp - 1) / micro-batches, "
+                                     "when the request gives no v_stages",
+                          .lo = 1.0, .hi = 8.0, .start = 1.0},
     [CP_OVERLAP] = {.name = "compute_memory_overlap", .work = "memory", .unit = "",
                     .meaning = "Share of the smaller of a step's compute and memory time hidden under the larger "
                                "(layers are compute- or memory-bound in turn)",

@@ -59,6 +59,7 @@ typedef enum {
     CP_AR_LATENCY_S,     /* fixed latency of one all-reduce inside a node, s                     */
     CP_LINK_EFF,         /* collectives: fraction of link bandwidth achieved                    */
     CP_DP_EXPOSED,       /* share of the data-parallel gradient all-reduce not hidden            */
+    CP_PP_INTERLEAVE,    /* pipeline stages per device as schedules run them (interleaved 1F1B) when a request gives none */
     CP_OVERLAP,          /* share of the smaller of compute and memory time hidden by the other  */
     CP_PREFILL_OVERLAP,  /* the same for a prefill's compute and its weight reads                */
     CP_PREC_FP32,        /* fp32/tf32 efficiency relative to 16-bit                              */

@@ -143,8 +143,8 @@ static int run_distributed(const solver_inputs *in, solver_outputs *out, solver_
         mq.wall_by_caller = true;
         if (distributed_solve(&mq, &r, out, err) != 0)
             return -1;
-        if (measured_training_step(&q, !in->v[I_EFFICIENCY].defaulted, !in->v[I_MICROBATCHES].defaulted, &r, out,
-                                   err) != 0)
+        if (measured_training_step(&q, !in->v[I_EFFICIENCY].defaulted, !in->v[I_MICROBATCHES].defaulted,
+                                   !in->v[I_V_STAGES].defaulted, &r, out, err) != 0)
             return -1;
     }
     out_num(out, O_NODE_LATENCY, r.node.latency * 1e3);
@@ -194,7 +194,8 @@ const solver_desc SOLVER_DISTRIBUTED = {
         "Measured mode (the sharded step, whatever step_model says): 6 x parameters x tokens plus causal attention at the fitted training "
         "efficiency (routed experts' matmuls filled poorly when few tokens reach each expert), the optimizer pass "
         "at the achieved bandwidth, a fitted engine cost per layer, tensor-parallel all-reduces and expert "
-        "all-to-alls per layer, the 1F1B pipeline bubble and the fitted exposed share of the gradient all-reduce. "
+        "all-to-alls per layer, the 1F1B pipeline bubble (divided by the fitted interleaving of schedules as run "
+        "unless v_stages is given) and the fitted exposed share of the gradient all-reduce. "
         "Leaves out topology-aware routing, memory limits of the split, failures and checkpoints, and load "
         "imbalance other than the given factors.",
     .inputs = INPUTS,

@@ -443,7 +443,7 @@ serving_result serving_answer(const serving_params *p, double tp, calibration_mo
 /* --- sharded training ---------------------------------------------------------------- */
 
 int measured_training_step(const distributed_query *q, bool efficiency_given, bool microbatches_given,
-                           distributed_result *r, solver_outputs *msgs, solver_error *err)
+                           bool v_stages_given, distributed_result *r, solver_outputs *msgs, solver_error *err)
 {
     const model_t *m = q->model;
     const fleet_t *fleet = q->fleet;
@@ -525,8 +525,11 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         t_ep = 4.0 * stage_layers * (q->ep - 1.0) / q->ep * tokens / (bw * cc[CP_LINK_EFF]);
     }
 
-    /* Pipeline bubble of 1F1B over the micro-batches (interleaving divides it). */
-    double bubble = q->pp > 1 ? (q->pp - 1.0) / (q->v_stages * micro) : 0.0;
+    /* Pipeline bubble of 1F1B over the micro-batches, divided by the model
+     * chunks each stage interleaves: as given, else as schedules run them
+     * (fitted; Megatron's virtual pipeline). */
+    double v = v_stages_given ? q->v_stages : cc[CP_PP_INTERLEAVE];
+    double bubble = q->pp > 1 ? (q->pp - 1.0) / (v * micro) : 0.0;
     double t_bubble = t_compute * bubble;
 
     /* Data parallelism: the gradients of one shard over the fabric, mostly
@@ -583,8 +586,11 @@ int measured_training_step(const distributed_query *q, bool efficiency_given, bo
         TRACE_MS(msgs, "tensor-parallel all-reduces", t_tp, "4 per layer of the stage per micro-batch");
     if (q->ep > 1)
         TRACE_MS(msgs, "expert all-to-all", t_ep, "each rank's token copies to their experts and back, forward and backward");
-    if (q->pp > 1)
-        TRACE_MS(msgs, "pipeline bubble", t_bubble, "(pp - 1) / micro-batches of the compute");
+    if (q->pp > 1 && v_stages_given)
+        TRACE_MS(msgs, "pipeline bubble", t_bubble, "(pp - 1) / (v_stages x micro-batches) of the compute");
+    else if (q->pp > 1)
+        TRACE_MS(msgs, "pipeline bubble", t_bubble,
+                 "(pp - 1) / (v x micro-batches) of the compute, v the fitted interleaving of schedules as run");
     if (dp > 1)
         TRACE_MS(msgs, "exposed gradient all-reduce", t_dp, "the fitted share not hidden by the backward pass");
     TRACE_MS(msgs, "optimizer pass", t_opt, "16 B per parameter of the shard at the achieved bandwidth");

@@ -58,9 +58,11 @@ void serving_times(const serving_params *p, double tp, bool measured, bool effic
 serving_result serving_answer(const serving_params *p, double tp, calibration_mode mode, bool efficiency_given,
                               solver_outputs *msgs);
 
-/* distributed (step_model sharded or not): the whole step in measured mode. */
+/* distributed (step_model sharded or not): the whole step in measured mode.
+ * The *_given flags say which of q's inputs the request gave (the others come
+ * from the fitted table: efficiency, and the pipeline's interleaving). */
 int measured_training_step(const distributed_query *q, bool efficiency_given, bool microbatches_given,
-                           distributed_result *r, solver_outputs *msgs, solver_error *err);
+                           bool v_stages_given, distributed_result *r, solver_outputs *msgs, solver_error *err);
 
 /* Which family of measurements covers a single_node answer. */
 calib_family measured_single_node_family(const model_t *m, bool training);

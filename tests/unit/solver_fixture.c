@@ -198,6 +198,7 @@ static bool among(const char (*lines)[SOLVER_MESSAGE_LEN], int n, const char *te
 
 bool warned(const char *part) { return among(OUT.warnings, OUT.n_warnings, part, false); }
 bool warned_exactly(const char *text) { return among(OUT.warnings, OUT.n_warnings, text, true); }
+bool traced(const char *part) { return among(OUT.trace, OUT.n_trace, part, false); }
 bool traced_exactly(const char *text) { return among(OUT.trace, OUT.n_trace, text, true); }
 
 const output_value *cell(int r, const char *column)

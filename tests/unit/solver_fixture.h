@@ -102,6 +102,8 @@ bool rel_eq(double a, double b);
 bool warned(const char *part);
 bool warned_exactly(const char *text);
 bool traced_exactly(const char *text);
+/* Whether a trace line contains part. */
+bool traced(const char *part);
 
 /* Cell `column` of row r of the table output (asserts r < OUT.n_rows). */
 const output_value *cell(int r, const char *column);

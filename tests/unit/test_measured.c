@@ -518,7 +518,7 @@ Test(measured, single_node_training_recomputes_rather_than_spills)
 
 /* ---- distributed ---------------------------------------------------------------------------- */
 
-static void train(int microbatches)
+static void train_v(int microbatches, int v_stages)
 {
     use_solver("distributed");
     IN.calibration = CALIBRATION_MEASURED;
@@ -531,8 +531,12 @@ static void train(int microbatches)
     set_enum("step_model", "sharded");
     if (microbatches > 0)
         set_num("microbatch_count", microbatches);
+    if (v_stages > 0)
+        set_num("v_stages", v_stages);
     solve_ok();
 }
+
+static void train(int microbatches) { train_v(microbatches, 0); }
 
 Test(measured, distributed_step_falls_as_microbatches_rise_with_pp)
 {
@@ -552,6 +556,28 @@ Test(measured, distributed_step_falls_as_microbatches_rise_with_pp)
     /* not given: one micro-batch per sequence of the replica (64 / dp 2 = 32) */
     train(0);
     expect_num("bubble_fraction", (3.0 / 32) / (1 + 3.0 / 32));
+}
+
+/* The pipeline's interleaving: the fitted value (the table's 1 above; 4 here)
+ * when the request gives no v_stages, the request's when it does. pp 4, 8
+ * micro-batches: bubble (pp - 1) / (v x 8) of the compute. */
+Test(measured, distributed_bubble_divides_by_the_fitted_interleaving_unless_given)
+{
+    calib_entry entries[sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0] + 1];
+    memcpy(entries, TOY_ENTRIES, sizeof TOY_ENTRIES);
+    entries[sizeof TOY_ENTRIES / sizeof TOY_ENTRIES[0]] = (calib_entry){CP_PP_INTERLEAVE, NULL, 4.0, 1};
+    calib_table t = {.entries = entries, .n_entries = sizeof entries / sizeof entries[0]};
+    calibration_use(&t);
+    train(8);
+    double b = 3.0 / (4 * 8);
+    expect_num("bubble_fraction", b / (1 + b));
+    cr_expect(traced("Measured: pipeline bubble "), "the term is named");
+    cr_expect(traced("v the fitted interleaving of schedules as run"));
+    train_v(8, 2);
+    b = 3.0 / (2 * 8);
+    expect_num("bubble_fraction", b / (1 + b));
+    cr_expect(traced("(pp - 1) / (v_stages x micro-batches)"));
+    calibration_use(&TOY);
 }
 
 /* Expert parallelism: a replica's sequences are spread over its ep ranks,
