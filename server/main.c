@@ -146,6 +146,9 @@ int main(int argc, char **argv)
         catalog_free(cat);
         return 2;
     }
+    /* Answers come from `cat` until exit; changes of the directory are only
+     * logged, from the moment the daemon says it is ready. */
+    catalog_watch *watch = cfg.catalog_dir[0] ? catalog_watch_start(cfg.catalog_dir) : NULL;
     atomic_store(&a.ready, true);
     strbuf ex;
     sb_init(&ex);
@@ -164,8 +167,6 @@ int main(int argc, char **argv)
     sb_free(&ex);
     /* What catalog_load left to first use, done here while the workers serve. */
     catalog_warm(cat);
-    /* answers come from `cat` until exit; changes of the directory are only logged */
-    catalog_watch *watch = cfg.catalog_dir[0] ? catalog_watch_start(cfg.catalog_dir) : NULL;
 
     char extra[400];
     int sig = 0;
