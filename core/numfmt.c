@@ -356,6 +356,30 @@ static bool small_integer(double v, digits *out)
     return true;
 }
 
+/* Shortest digits: the candidates vr (v itself), vp and vm (the bounds of the
+ * interval that rounds to v), scaled by the same power of ten, lose their low
+ * digits while the interval still holds a shorter number. vm_in: vm is in the
+ * interval and every digit dropped from it was 0; vr_zeros: every digit dropped
+ * from vr below the last one was 0; last: the last digit dropped from vr. */
+typedef struct {
+    uint64_t vr, vp, vm;
+    bool vm_in, vr_zeros;
+    unsigned last;
+    int removed;
+} digit_drop;
+
+/* Drops the k digits below p = 10^k: the same as k steps of one digit. */
+static inline void drop_digits(digit_drop *r, uint64_t p, int k)
+{
+    r->vm_in &= r->vm % p == 0;
+    r->vr_zeros &= r->last == 0 && r->vr % (p / 10) == 0;
+    r->last = (unsigned)(r->vr / (p / 10) % 10);
+    r->vr /= p;
+    r->vp /= p;
+    r->vm /= p;
+    r->removed += k;
+}
+
 static bool fast_shortest(double v, digits *out)
 {
     if (small_integer(v, out))
@@ -397,56 +421,23 @@ static bool fast_shortest(double v, digits *out)
     }
     if (!(vm < vr && vr <= vp))
         return false;
-    /* Allowed scaled values: (vm, vp], or [vm, vp] when vm is the exact, included bound. */
-    bool vm_in = even && xm, vr_zeros = xr;
-    if (!even && xp)
-        vp--; /* the exact upper bound itself is excluded */
-    int removed = 0;
-    unsigned last = 0;
-    /* Eight digits at a time while all eight go (a short decimal drops a dozen):
-     * the same as four steps of the loop below, whose tests hold for every
-     * step when they hold for the last (a multiple of 10^8 in (vm, vp] is one
-     * of 10^2, 10^4 and 10^6 too). */
-    while (vp / 100000000 > vm / 100000000) {
-        vm_in &= vm % 100000000 == 0;
-        vr_zeros &= last == 0 && vr % 10000000 == 0;
-        last = (unsigned)(vr / 10000000 % 10);
-        vr /= 100000000;
-        vp /= 100000000;
-        vm /= 100000000;
-        removed += 8;
-    }
-    while (vp / 100 > vm / 100) { /* two digits at a time: the same as two steps below */
-        vm_in &= vm % 100 == 0;
-        vr_zeros &= last == 0 && vr % 10 == 0;
-        last = (unsigned)(vr / 10 % 10);
-        vr /= 100;
-        vp /= 100;
-        vm /= 100;
-        removed += 2;
-    }
-    while (vp / 10 > vm / 10) {
-        vm_in &= vm % 10 == 0;
-        vr_zeros &= last == 0;
-        last = (unsigned)(vr % 10);
-        vr /= 10;
-        vp /= 10;
-        vm /= 10;
-        removed++;
-    }
-    if (vm_in) {
-        while (vm % 10 == 0) {
-            vr_zeros &= last == 0;
-            last = (unsigned)(vr % 10);
-            vr /= 10;
-            vp /= 10;
-            vm /= 10;
-            removed++;
-        }
-    }
-    if (vr_zeros && last == 5 && vr % 2 == 0)
-        last = 4; /* exactly half way: round to even */
-    uint64_t d = vr + ((vr == vm && !vm_in) || last >= 5);
+    /* Allowed scaled values: (vm, vp], or [vm, vp] when vm is the exact, included
+     * bound; an odd mantissa's exact upper bound itself is excluded. */
+    digit_drop r = {.vr = vr, .vp = vp - (!even && xp), .vm = vm, .vm_in = even && xm, .vr_zeros = xr};
+    /* Eight digits at a time while all eight go (a short decimal drops a dozen),
+     * then two, then one: a multiple of 10^8 in (vm, vp] is one of 10^2 and 10
+     * too, so each wider step is the same as its narrower ones. */
+    while (r.vp / 100000000 > r.vm / 100000000)
+        drop_digits(&r, 100000000, 8);
+    while (r.vp / 100 > r.vm / 100)
+        drop_digits(&r, 100, 2);
+    while (r.vp / 10 > r.vm / 10)
+        drop_digits(&r, 10, 1);
+    while (r.vm_in && r.vm % 10 == 0) /* vm is the exact, included bound: its zeros go too */
+        drop_digits(&r, 10, 1);
+    if (r.vr_zeros && r.last == 5 && r.vr % 2 == 0)
+        r.last = 4; /* exactly half way: round to even */
+    uint64_t d = r.vr + ((r.vr == r.vm && !r.vm_in) || r.last >= 5);
     char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits(d, end);
     int nd = (int)(end - p);
     if (nd > MAX_DIGITS)
@@ -454,7 +445,7 @@ static bool fast_shortest(double v, digits *out)
     memcpy(out->d, p, (size_t)nd);
     out->d[nd] = '\0';
     out->nd = nd;
-    out->exp10 = e10 + removed + nd - 1;
+    out->exp10 = e10 + r.removed + nd - 1;
     strip_zeros(out);
     return true;
 }
