@@ -179,6 +179,12 @@ int sweep_read_query(sweep_stream *st, const app_request *req, unsigned long lon
 
 /* --- points (sweep_point.c) ------------------------------------------------ */
 
+/* Point p's index along axis a (points run through the axes' product, the last axis fastest). */
+static inline size_t sweep_axis_index(const sweep_stream *st, int a, unsigned long long p)
+{
+    return (size_t)((p / st->stride[a]) % st->axes[a].n);
+}
+
 /* Value k of a range or geomspace, in SI. */
 double sweep_axis_form_num(const axis *ax, size_t k);
 

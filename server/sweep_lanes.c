@@ -199,7 +199,7 @@ unsigned long long sweep_lanes_span(sweep_stream *st, sweep_lanes *l)
         for (unsigned long long p = ln->from; p < ln->to; p++) {
             size_t idx[MAX_AXES];
             for (int a = 0; a < st->n_axes; a++)
-                idx[a] = (size_t)((p / st->stride[a]) % st->axes[a].n);
+                idx[a] = sweep_axis_index(st, a, p);
             size_t k = (size_t)(p - ln->from);
             sweep_track_values(st, p, idx, ln->row.lane_failed[k], ln->row.lane_vals + k * (size_t)st->n_cat);
         }

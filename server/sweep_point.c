@@ -59,7 +59,7 @@ static void apply_point(sweep_stream *st, unsigned long long p, size_t idx[MAX_A
 {
     for (int a = 0; a < st->n_axes; a++) {
         const axis *ax = &st->axes[a];
-        size_t k = (size_t)((p / st->stride[a]) % ax->n);
+        size_t k = sweep_axis_index(st, a, p);
         idx[a] = k;
         input_value *v = &st->in->v[ax->input];
         v->present = true;

@@ -72,7 +72,7 @@ static double axis_value_at(const sweep_stream *st, int a, size_t k)
 
 double sweep_space_axis_value(const sweep_stream *st, int a, unsigned long long p)
 {
-    return axis_value_at(st, a, (size_t)((p / st->stride[a]) % st->axes[a].n));
+    return axis_value_at(st, a, sweep_axis_index(st, a, p));
 }
 
 int sweep_space_axis_order(const sweep_stream *st, int a)
@@ -113,7 +113,7 @@ void sweep_space_point_json(const sweep_stream *st, strbuf *b, unsigned long lon
             sb_putc(b, ',');
         sb_json_string(b, st->axes[a].label);
         sb_putc(b, ':');
-        sweep_put_axis_value(st, b, a, (size_t)((p / st->stride[a]) % st->axes[a].n), false);
+        sweep_put_axis_value(st, b, a, sweep_axis_index(st, a, p), false);
     }
     sb_putc(b, '}');
 }

@@ -120,7 +120,7 @@ void sweep_write_transition(sweep_stream *st, const transition *t)
     strbuf *b = &st->buf;
     size_t idx[MAX_AXES];
     for (int a = 0; a < st->n_axes; a++)
-        idx[a] = (size_t)((t->from_point / st->stride[a]) % st->axes[a].n);
+        idx[a] = sweep_axis_index(st, a, t->from_point);
     sb_puts(b, "{\"output\":");
     sweep_json_output_name(st, st->cat_cols[t->col]);
     sb_puts(b, ",\"axis\":");
