@@ -108,9 +108,14 @@ sweep_q='model=ResNet50&hardware=A100&precision=fp16&batch_size=1,2,4,8,16,32,64
 # shellcheck disable=SC2086
 start_daemon port pid --sweep-max-points 20000000 ${BENCH_DAEMON_FLAGS:-}
 
-# wrk_rps CONNECTIONS PATH [LUA]: requests/s; fails on any non-2xx answer or socket error
+# the daemon's CPU time (user + system) in clock ticks
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# wrk_rps CONNECTIONS PATH [LUA]: requests/s, p99 and the daemon's CPU µs per request; fails on
+# any non-2xx answer or socket error
 wrk_rps() {
-  local c=$1 path=$2 lua=${3:-} out
+  local c=$1 path=$2 lua=${3:-} out t0
+  t0=$(cpu_ticks "$pid")
   if [ -n "$lua" ]; then
     out=$(wrk -t2 -c"$c" -d"${dur}s" --latency -s "$lua" "http://127.0.0.1:$port$path")
   else
@@ -119,21 +124,23 @@ wrk_rps() {
   if grep -q -E 'Non-2xx|Socket errors' <<<"$out"; then
     echo "run.sh: wrk $path: $(grep -E 'Non-2xx|Socket errors' <<<"$out")" >&2; exit 1
   fi
-  local rps p99
+  local rps p99 n us
   rps=$(awk '/^Requests\/sec:/ {print $2}' <<<"$out")
   p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
-  echo "$rps $p99"
+  n=$(awk '/requests in/ {print $1}' <<<"$out")
+  us=$(awk -v t="$(($(cpu_ticks "$pid") - t0))" -v hz="$(getconf CLK_TCK)" -v n="$n" 'BEGIN {printf "%.2f", t / hz * 1e6 / n}')
+  echo "$rps $p99 $us"
 }
 
 for c in 64 256; do
   echo "== HTTP, wrk -t2 -c$c -d${dur}s, $rounds round(s)"
   : >"$build/wrk-$c.txt"
   for r in $(seq 1 "$rounds"); do
-    read -r h hp <<<"$(wrk_rps "$c" /healthz)"
-    read -r g gp <<<"$(wrk_rps "$c" "/solve/single_node?$q")"
-    read -r p pp <<<"$(wrk_rps "$c" /solve "$root/bench/solve_post.lua")"
-    read -r s sp <<<"$(wrk_rps "$c" "/sweep/single_node?$sweep_q")"
-    echo "$h $g $p $s $hp $gp $pp $sp" >>"$build/wrk-$c.txt"
+    read -r h hp hu <<<"$(wrk_rps "$c" /healthz)"
+    read -r g gp gu <<<"$(wrk_rps "$c" "/solve/single_node?$q")"
+    read -r p pp pu <<<"$(wrk_rps "$c" /solve "$root/bench/solve_post.lua")"
+    read -r s sp su <<<"$(wrk_rps "$c" "/sweep/single_node?$sweep_q")"
+    echo "$h $g $p $s $hp $gp $pp $sp $hu $gu $pu $su" >>"$build/wrk-$c.txt"
     printf '  round %d: healthz %s  solve GET %s  solve POST %s  sweep(8 pts) %s req/s\n' "$r" "$h" "$g" "$p" "$s"
   done
   col() { awk -v i="$1" '{print $i}' "$build/wrk-$c.txt" | median; }
@@ -143,12 +150,13 @@ for c in 64 256; do
   R[healthz_p99_c$c]=$(awk '{print $5}' "$build/wrk-$c.txt" | head -1)
   R[solve_get_p99_c$c]=$(awk '{print $6}' "$build/wrk-$c.txt" | head -1)
   R[get_ratio_c$c]=$(ratio 2 1); R[post_ratio_c$c]=$(ratio 3 1); R[sweep8_ratio_c$c]=$(ratio 4 1)
+  R[healthz_us_c$c]=$(col 9); R[solve_get_us_c$c]=$(col 10); R[solve_post_us_c$c]=$(col 11); R[sweep8_us_c$c]=$(col 12)
 done
 echo "== static answers (prebuilt at start-up), wrk -t2 -c64 -d${dur}s, one round"
-read -r "R[static_healthz]" _ <<<"$(wrk_rps 64 /healthz)"
+read -r "R[static_healthz]" _ _ <<<"$(wrk_rps 64 /healthz)"
 static_paths=(/openapi.json /solvers /catalog /catalog/hardware/A100)
 for path in "${static_paths[@]}"; do
-  read -r "R[static_$path]" _ <<<"$(wrk_rps 64 "$path")"
+  read -r "R[static_$path]" _ _ <<<"$(wrk_rps 64 "$path")"
   printf '  %-24s %s req/s\n' "$path" "${R[static_$path]}"
 done
 R[rss_after_wrk_mib]=$(awk -v k="$(status_kib "$pid" VmRSS)" 'BEGIN {printf "%.1f", k / 1024}')
@@ -253,12 +261,13 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
     echo "| measured mode <= 1.10 x mlsysim mode per POST /solve, $c | $(fmt2 "${R[app_mode_${c}_ratio]}") (${R[app_mode_${c}_measured_ns]} vs ${R[app_mode_${c}_mlsysim_ns]} ns) | $(pass "${R[app_mode_${c}_ratio]}" 1.10 '<') |"
   done
   echo
-  echo "| HTTP (wrk -t2) | -c64 req/s | ratio to /healthz | -c256 req/s | ratio to /healthz |"
-  echo "|---|---|---|---|---|"
-  echo "| GET /healthz | $(k "${R[healthz_rps_c64]}") | 1 | $(k "${R[healthz_rps_c256]}") | 1 |"
-  echo "| GET /solve/single_node?$q | $(k "${R[solve_get_rps_c64]}") | $(fmt2 "${R[get_ratio_c64]}") | $(k "${R[solve_get_rps_c256]}") | $(fmt2 "${R[get_ratio_c256]}") |"
-  echo "| POST /solve (same inputs) | $(k "${R[solve_post_rps_c64]}") | $(fmt2 "${R[post_ratio_c64]}") | $(k "${R[solve_post_rps_c256]}") | $(fmt2 "${R[post_ratio_c256]}") |"
-  echo "| GET /sweep/single_node, 8 points, CSV | $(k "${R[sweep8_rps_c64]}") | $(fmt2 "${R[sweep8_ratio_c64]}") | $(k "${R[sweep8_rps_c256]}") | $(fmt2 "${R[sweep8_ratio_c256]}") |"
+  over() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%+.2f", a - b}'; }
+  echo "| HTTP (wrk -t2) | -c64 req/s | ratio to /healthz | daemon CPU µs per request (over /healthz) | -c256 req/s | ratio to /healthz |"
+  echo "|---|---|---|---|---|---|"
+  echo "| GET /healthz | $(k "${R[healthz_rps_c64]}") | 1 | ${R[healthz_us_c64]} | $(k "${R[healthz_rps_c256]}") | 1 |"
+  echo "| GET /solve/single_node?$q | $(k "${R[solve_get_rps_c64]}") | $(fmt2 "${R[get_ratio_c64]}") | ${R[solve_get_us_c64]} ($(over "${R[solve_get_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[solve_get_rps_c256]}") | $(fmt2 "${R[get_ratio_c256]}") |"
+  echo "| POST /solve (same inputs) | $(k "${R[solve_post_rps_c64]}") | $(fmt2 "${R[post_ratio_c64]}") | ${R[solve_post_us_c64]} ($(over "${R[solve_post_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[solve_post_rps_c256]}") | $(fmt2 "${R[post_ratio_c256]}") |"
+  echo "| GET /sweep/single_node, 8 points, CSV | $(k "${R[sweep8_rps_c64]}") | $(fmt2 "${R[sweep8_ratio_c64]}") | ${R[sweep8_us_c64]} ($(over "${R[sweep8_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[sweep8_rps_c256]}") | $(fmt2 "${R[sweep8_ratio_c256]}") |"
   echo
   echo "p99 latency at -c64 (first round): /healthz ${R[healthz_p99_c64]}, GET /solve ${R[solve_get_p99_c64]}; RSS after the wrk runs ${R[rss_after_wrk_mib]} MiB."
   echo

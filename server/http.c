@@ -34,11 +34,15 @@
 
 #define DISCARD_MAX (64ULL << 20) /* bytes of an oversize body read and dropped before the 413 */
 /* The longest request target (path + query) answered; longer is a 414
- * problem. Each connection's memory pool holds the request line and headers,
- * so it is sized for this limit and ordinary headers (libmicrohttpd answers
- * a line that overflows the pool with its own 414 page). */
+ * problem. Each connection's memory pool holds the request line and headers
+ * (libmicrohttpd answers a line that overflows it with its own 414 page, and
+ * headers with a 431), and a chunked answer's block on its way out. Its size is
+ * paid on every request: libmicrohttpd 0.9.75 zeroes the whole pool after each
+ * one on a keep-alive connection (docs/BENCHMARKS.md: 128 KiB cost a /healthz
+ * 5 us of its 12). 40 KiB holds a target at the limit with ~7.5 KB of headers,
+ * or ~39 KB of headers with a short target. */
 #define MAX_URI_BYTES 32768
-#define CONNECTION_MEMORY (128u * 1024u)
+#define CONNECTION_MEMORY (40u * 1024u)
 
 struct server {
     struct MHD_Daemon *d;
@@ -64,6 +68,15 @@ typedef struct {
     bool started;      /* the handler has seen this request (headers parsed) */
     size_t uri_len;    /* the request target as received */
 } request_ctx;
+
+/* The first n bytes of src into dst (capacity cap > 0), cut to fit, NUL-terminated. */
+static void copy_text(char *dst, size_t cap, const char *src, size_t n)
+{
+    if (n > cap - 1)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
 
 static double since(const struct timespec *t0)
 {
@@ -230,7 +243,7 @@ static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *
     clock_gettime(CLOCK_MONOTONIC, &ctx->t0);
     sb_init(&ctx->body);
     size_t n = strcspn(uri, "?");
-    snprintf(ctx->path, sizeof ctx->path, "%.*s", (int)(n < sizeof ctx->path ? n : sizeof ctx->path - 1), uri);
+    copy_text(ctx->path, sizeof ctx->path, uri, n);
     ctx->uri_len = strlen(uri);
     ctx->route = NULL;
     new_request_id(ctx->request_id, sizeof ctx->request_id);
@@ -273,11 +286,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     }
     if (!ctx->started) {
         ctx->started = true;
-        snprintf(ctx->path, sizeof ctx->path, "%s", url);
-        snprintf(ctx->method, sizeof ctx->method, "%s", method);
+        copy_text(ctx->path, sizeof ctx->path, url, strlen(url));
+        copy_text(ctx->method, sizeof ctx->method, method, strlen(method));
         const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-ID");
         if (rid && valid_request_id(rid))
-            snprintf(ctx->request_id, sizeof ctx->request_id, "%s", rid);
+            copy_text(ctx->request_id, sizeof ctx->request_id, rid, strlen(rid));
         /* An oversize body is refused with 413. Up to DISCARD_MAX bytes it is read and
          * dropped first: answering while the client still sends makes the kernel reset
          * the connection, and the client may lose the 413 itself. Beyond that we answer

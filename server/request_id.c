@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +20,25 @@ bool valid_request_id(const char *id)
     return true;
 }
 
+/* The process id, read once: glibc asks the kernel for it on every call. */
+static unsigned long long process_id(void)
+{
+    static _Atomic unsigned long long pid;
+    unsigned long long p = atomic_load_explicit(&pid, memory_order_relaxed);
+    if (!p) {
+        p = (unsigned long long)getpid();
+        atomic_store_explicit(&pid, p, memory_order_relaxed);
+    }
+    return p;
+}
+
+static void put_hex(char *out, unsigned long long x, int digits)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; i--, x >>= 4)
+        out[i] = hex[x & 15];
+}
+
 void new_request_id(char *buf, size_t n)
 {
     static _Atomic unsigned long long counter;
@@ -28,12 +46,19 @@ void new_request_id(char *buf, size_t n)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     unsigned long long x = ((unsigned long long)ts.tv_sec * 1000000007ULL) ^ (unsigned long long)ts.tv_nsec ^
-                           (c * 0x9E3779B97F4A7C15ULL) ^ ((unsigned long long)getpid() << 32);
+                           (c * 0x9E3779B97F4A7C15ULL) ^ (process_id() << 32);
     /* splitmix64 finaliser: ids look random and never repeat within a process */
     x ^= x >> 30;
     x *= 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 27;
     x *= 0x94D049BB133111EBULL;
     x ^= x >> 31;
-    snprintf(buf, n, "%016llx%04llx", x, c & 0xffff);
+    char id[20];
+    put_hex(id, x, 16);
+    put_hex(id + 16, c & 0xffff, 4);
+    if (!n)
+        return;
+    size_t k = n - 1 < sizeof id ? n - 1 : sizeof id;
+    memcpy(buf, id, k);
+    buf[k] = '\0';
 }

@@ -376,7 +376,32 @@ Test(faults, request_lines_and_headers_at_the_limits)
         http_free(&r);
         free(path);
     }
-    /* a 200 KB header: past the connection memory (128 KiB, server/http.c CONNECTION_MEMORY) */
+    /* a target at the limit with 4 KB of headers is read (server/http.c CONNECTION_MEMORY,
+     * 40 KiB, holds the request line and the headers), and so are 30 KB of headers */
+    {
+        size_t target = 32768;
+        char *path = malloc(target + 1);
+        size_t pl = strlen(prefix);
+        memcpy(path, prefix, pl);
+        memset(path + pl, 'a', target - pl);
+        path[target] = '\0';
+        char pad[4096 + 16];
+        snprintf(pad, sizeof pad, "X-Pad: %04096d", 0);
+        const char *const hs[] = {pad, NULL};
+        http_resp r;
+        cr_assert_eq(http_request(d, "GET", path, hs, NULL, 0, &r), 0);
+        cr_expect_eq(r.status, 400, "a request target at the limit with 4 KB of headers: %ld", r.status);
+        http_free(&r);
+        free(path);
+        char *big_pad = malloc(30000 + 16);
+        snprintf(big_pad, 30000 + 16, "X-Pad: %030000d", 0);
+        const char *const hb[] = {big_pad, NULL};
+        cr_assert_eq(http_request(d, "GET", "/healthz", hb, NULL, 0, &r), 0);
+        cr_expect_eq(r.status, 200, "30 KB of headers: %ld", r.status);
+        http_free(&r);
+        free(big_pad);
+    }
+    /* a 200 KB header: past the connection memory */
     int fd = connect_to(d);
     size_t big = 200000;
     char *req = malloc(big + 128);
