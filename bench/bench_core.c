@@ -52,9 +52,11 @@
  *   fmtbound_csv_pps       the formatting bound: rows per second that the sweep's CSV row writer
  *                          (the same strbuf calls: sb_number = fmt_double, sb_csv_field, ...) formats
  *                          for the rows of the 1M-point benchmark sweep, with the rows solved
- *                          beforehand and no HTTP; fmtbound_json_pps the same for JSON rows
+ *                          beforehand and no HTTP; fmtbound_json_pps and fmtbound_ndjson_pps the
+ *                          same for JSON and NDJSON rows (NDJSON's member names written beforehand)
  *   inproc_sweep_csv_pps   a 1M-point CSV sweep through app_handle + sweep_stream_read (solve +
- *                          format, no HTTP); inproc_sweep_json_pps the same as JSON
+ *                          format, no HTTP); inproc_sweep_json_pps and _ndjson_pps the same as JSON
+ *                          and NDJSON
  *
  * The benchmark sweep (the same as bench/run.sh sends over HTTP): single_node, ResNet50 on A100,
  * fp16, batch_size 1..1000 x efficiency geomspace(0.01, 1, 1000). */
@@ -379,29 +381,64 @@ static void solve_rows(const solver_desc *s, solver_inputs *in, solver_outputs *
     }
 }
 
-/* The row layout of server/sweep.c (write_row), with its cell writer row_output_value, for a solved row. */
-static void put_row(strbuf *b, const solver_desc *s, const row *r, bool csv, bool first)
+typedef enum { ROWS_CSV, ROWS_JSON, ROWS_NDJSON } row_format;
+
+/* NDJSON's member names, written beforehand: `"batch_size":`, `,"efficiency":`, `,"<output>":`... */
+typedef struct {
+    char text[2048];
+    size_t off[SOLVER_MAX_OUTPUTS + 3]; /* key i is text[off[i] .. off[i + 1]) */
+} row_keys;
+
+static void row_keys_init(row_keys *k, const solver_desc *s)
 {
-    if (!csv)
+    size_t n = 0;
+    k->off[0] = 0;
+    n += (size_t)snprintf(k->text + n, sizeof k->text - n, "\"batch_size\":");
+    k->off[1] = n;
+    n += (size_t)snprintf(k->text + n, sizeof k->text - n, ",\"efficiency\":");
+    k->off[2] = n;
+    for (size_t i = 0; i < s->n_outputs; i++) {
+        n += (size_t)snprintf(k->text + n, sizeof k->text - n, ",\"%s\":", s->outputs[i].name);
+        k->off[i + 3] = n;
+    }
+}
+
+static void put_key(strbuf *b, const row_keys *k, size_t i) { sb_append(b, k->text + k->off[i], k->off[i + 1] - k->off[i]); }
+
+/* The row layouts of server/sweep_format.c (sweep_write_row), with its cell writer row_output_value,
+ * for a solved row; NDJSON's member names written beforehand. */
+static void put_row(strbuf *b, const solver_desc *s, const row_keys *keys, const row *r, row_format f, bool first)
+{
+    bool csv = f == ROWS_CSV, nd = f == ROWS_NDJSON;
+    if (f == ROWS_JSON)
         sb_puts(b, first ? "[" : ",[");
+    else if (nd)
+        sb_putc(b, '{');
+    if (nd)
+        put_key(b, keys, 0);
     sb_number(b, r->batch);
-    sb_putc(b, ',');
+    if (nd)
+        put_key(b, keys, 1);
+    else
+        sb_putc(b, ',');
     sb_number(b, r->eff);
     for (size_t k = 0; k < s->n_outputs; k++) {
-        sb_putc(b, ',');
+        if (nd)
+            put_key(b, keys, k + 2);
+        else
+            sb_putc(b, ',');
         row_output_value(b, &s->outputs[k], &r->v[k], csv);
     }
-    sb_putc(b, ',');
-    if (!csv)
-        sb_puts(b, "null");
-    sb_puts(b, csv ? "\r\n" : "]");
+    sb_puts(b, nd ? ",\"error\":null}\n" : csv ? ",\r\n" : ",null]");
 }
 
 /* Rows per second of formatting alone, over `points` rows of the benchmark sweep. Rows are solved
  * in blocks outside the timed region; the writer resets its buffer at 32 KiB like sweep.c. */
-static double format_bound(const solver_desc *s, solver_inputs *in, long points, bool csv, double *bytes_per_row)
+static double format_bound(const solver_desc *s, solver_inputs *in, long points, row_format f, double *bytes_per_row)
 {
     enum { BLOCK = 65536 };
+    row_keys keys;
+    row_keys_init(&keys, s);
     row *rows = malloc(sizeof *rows * BLOCK);
     solver_outputs *out = calloc(1, sizeof *out);
     strbuf b;
@@ -413,7 +450,7 @@ static double format_bound(const solver_desc *s, solver_inputs *in, long points,
         solve_rows(s, in, out, rows, p0, n);
         double t0 = bench_now();
         for (long i = 0; i < n; i++) {
-            put_row(&b, s, &rows[i], csv, p0 + i == 0);
+            put_row(&b, s, &keys, &rows[i], f, p0 + i == 0);
             if (b.len >= 32768) {
                 bytes += b.len;
                 sb_reset(&b);
@@ -834,17 +871,21 @@ int main(int argc, char **argv)
     long pts = (long)SW_B * SW_E / k;
     double bpr;
     if (want("fmtbound_csv_pps")) {
-        result("fmtbound_csv_pps", format_bound(sn, in_sn, pts, true, &bpr), "points/s");
+        result("fmtbound_csv_pps", format_bound(sn, in_sn, pts, ROWS_CSV, &bpr), "points/s");
         result("fmtbound_csv_bytes_per_row", bpr, "B");
     }
     if (want("fmtbound_json_pps"))
-        result("fmtbound_json_pps", format_bound(sn, in_sn, pts, false, &bpr), "points/s");
+        result("fmtbound_json_pps", format_bound(sn, in_sn, pts, ROWS_JSON, &bpr), "points/s");
+    if (want("fmtbound_ndjson_pps"))
+        result("fmtbound_ndjson_pps", format_bound(sn, in_sn, pts, ROWS_NDJSON, &bpr), "points/s");
     int effs = g_quick ? 100 : SW_E;
     double bytes;
     if (want("inproc_sweep_csv_pps"))
         result("inproc_sweep_csv_pps", inproc_sweep("csv", effs, &bytes), "points/s");
     if (want("inproc_sweep_json_pps"))
         result("inproc_sweep_json_pps", inproc_sweep("json", effs, &bytes), "points/s");
+    if (want("inproc_sweep_ndjson_pps"))
+        result("inproc_sweep_ndjson_pps", inproc_sweep("ndjson", effs, &bytes), "points/s");
 
     free(vals);
     free(rnd);

@@ -167,8 +167,10 @@ sweep_body() { # FORMAT EFFICIENCY_COUNT
   printf '{"solver":"single_node","inputs":{"model":"ResNet50","hardware":"A100","precision":"fp16"},"axes":[{"input":"batch_size","range":{"start":1,"stop":1000,"step":1}},{"input":"efficiency","geomspace":{"start":0.01,"stop":1,"count":%d}}],"format":"%s"}' "$2" "$1"
 }
 echo "== sweeps over HTTP (curl; a fresh daemon each; 1000 batch sizes x N efficiencies)"
-for fmt in csv json; do
-  for n in 1000 "$big"; do
+for fmt in csv json ndjson; do
+  sizes=(1000 "$big")
+  [ "$fmt" = ndjson ] && sizes=(1000)
+  for n in "${sizes[@]}"; do
     start_daemon port pid --sweep-max-points 20000000
     idle=$(status_kib "$pid" VmRSS)
     read -r t bytes code < <(curl -s -o /dev/null -w '%{time_total} %{size_download} %{http_code}\n' \
@@ -211,6 +213,7 @@ R[serving_vs_bound]=$(awk -v a="${R[sweep_serving_pps]}" -v b="${R[fmtbound_csv_
 small=csv_1M; large=csv_$((1000 * big / 1000000))M
 R[csv_vs_bound]=$(awk -v a="${R[sweep_${small}_pps]}" -v b="${R[fmtbound_csv_pps]}" 'BEGIN {printf "%.2f", a / b}')
 R[json_vs_bound]=$(awk -v a="${R[sweep_json_1M_pps]}" -v b="${R[fmtbound_json_pps]}" 'BEGIN {printf "%.2f", a / b}')
+R[ndjson_vs_bound]=$(awk -v a="${R[sweep_ndjson_1M_pps]}" -v b="${R[fmtbound_ndjson_pps]}" 'BEGIN {printf "%.2f", a / b}')
 R[csv1_vs_bound]=$(awk -v a="${R[sweep_csv1_1M_pps]}" -v b="${R[fmtbound_csv_pps]}" 'BEGIN {printf "%.2f", a / b}')
 
 # --- 4. start-up ----------------------------------------------------------------------------
@@ -252,6 +255,7 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| CSV sweep over HTTP >= 0.75 x formatting bound (1M points) | ${R[csv_vs_bound]} ($(k "${R[sweep_csv_1M_pps]}") vs $(k "${R[fmtbound_csv_pps]}") points/s) | $(pass "${R[csv_vs_bound]}" 0.75 '>=') |"
   echo "| the same on one thread (--sweep-threads 1) | ${R[csv1_vs_bound]} ($(k "${R[sweep_csv1_1M_pps]}") points/s) | |"
   echo "| JSON sweep over HTTP >= 0.75 x its bound (1M points, with transitions) | ${R[json_vs_bound]} ($(k "${R[sweep_json_1M_pps]}") vs $(k "${R[fmtbound_json_pps]}") points/s) | $(pass "${R[json_vs_bound]}" 0.75 '>=') |"
+  echo "| NDJSON sweep over HTTP >= 0.75 x its bound (1M points) | ${R[ndjson_vs_bound]} ($(k "${R[sweep_ndjson_1M_pps]}") vs $(k "${R[fmtbound_ndjson_pps]}") points/s) | $(pass "${R[ndjson_vs_bound]}" 0.75 '>=') |"
   echo "| serving_capacity CSV sweep over HTTP >= 0.5 x formatting bound (100,000 points) | ${R[serving_vs_bound]} ($(k "${R[sweep_serving_pps]}") vs $(k "${R[fmtbound_csv_pps]}") points/s) | $(pass "${R[serving_vs_bound]}" 0.5 '>=') |"
   echo "| peak RSS flat from 1M to 10M CSV points | ${R[sweep_${small}_hwm_mib]} -> ${R[sweep_${large}_hwm_mib]} MiB | $(pass "$(awk -v a="${R[sweep_${small}_hwm_mib]}" -v b="${R[sweep_${large}_hwm_mib]}" 'BEGIN {print b - a}')" 1 '<') |"
   echo "| RSS at ready <= 10 MiB | ${R[rss_at_ready_mib]} MiB | $(pass "${R[rss_at_ready_mib]}" 10.001 '<') |"
@@ -279,7 +283,7 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo
   echo "| sweep over HTTP (POST /sweep, curl) | points/s | seconds | MB sent | daemon peak RSS (VmHWM) |"
   echo "|---|---|---|---|---|"
-  for key in csv_1M "$large" json_1M json_$((1000 * big / 1000000))M; do
+  for key in csv_1M "$large" json_1M json_$((1000 * big / 1000000))M ndjson_1M; do
     echo "| ${key/_/ } | $(k "${R[sweep_${key}_pps]}") | ${R[sweep_${key}_s]} | ${R[sweep_${key}_mb]} | ${R[sweep_${key}_hwm_mib]} MiB |"
   done
   echo
@@ -287,8 +291,10 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "|---|---|"
   echo "| formatting bound, CSV rows (no solve, no HTTP) | $(k "${R[fmtbound_csv_pps]}") points/s (${R[fmtbound_csv_bytes_per_row]} B/row) |"
   echo "| formatting bound, JSON rows | $(k "${R[fmtbound_json_pps]}") points/s |"
+  echo "| formatting bound, NDJSON rows | $(k "${R[fmtbound_ndjson_pps]}") points/s |"
   echo "| sweep in process, CSV (solve + format, no HTTP) | $(k "${R[inproc_sweep_csv_pps]}") points/s |"
   echo "| sweep in process, JSON | $(k "${R[inproc_sweep_json_pps]}") points/s |"
+  echo "| sweep in process, NDJSON | $(k "${R[inproc_sweep_ndjson_pps]}") points/s |"
   echo "| one single_node solve | ${R[solve_single_node_ns]} ns |"
   echo "| one pipeline solve | ${R[solve_pipeline_ns]} ns |"
   for key in "${!R[@]}"; do

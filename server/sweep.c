@@ -65,6 +65,7 @@ void sweep_stream_free(sweep_stream *st)
     free(st->window);
     free(st->trans);
     sb_free(&st->buf);
+    sb_free(&st->nd_keys);
     free(st);
 }
 

@@ -75,10 +75,55 @@ static void write_units(sweep_stream *st)
     sb_putc(b, '}');
 }
 
+/* NDJSON's member names, once per sweep (see nd_keys in sweep_internal.h). */
+static void write_ndjson_keys(sweep_stream *st)
+{
+    strbuf *b = &st->nd_keys;
+    size_t n = 0;
+    sb_init(b);
+    if (st->with_index) {
+        sb_puts(b, "{\"index\":");
+        st->nd_key_end[n++] = b->len;
+    }
+    for (int a = 0; a < st->n_axes; a++) {
+        sb_puts(b, n ? "," : "{");
+        sb_json_string(b, st->axes[a].label);
+        sb_putc(b, ':');
+        st->nd_key_end[n++] = b->len;
+    }
+    /* the output names go through st->buf's writer: it is empty before the header */
+    strbuf keep = st->buf;
+    st->buf = *b;
+    for (int k = 0; k < st->n_out; k++) {
+        sb_putc(&st->buf, n ? ',' : '{');
+        sweep_json_output_name(st, k);
+        sb_putc(&st->buf, ':');
+        st->nd_key_end[n++] = st->buf.len;
+    }
+    sb_puts(&st->buf, n ? ",\"error\":" : "{\"error\":");
+    st->nd_key_end[n++] = st->buf.len;
+    *b = st->buf;
+    st->buf = keep;
+    if (b->oom) { /* no names to write rows with: the stream fails (sweep_stream_read) */
+        st->buf.oom = true;
+        st->nd_key_end[0] = 0;
+    }
+}
+
+static void put_ndjson_key(sweep_stream *st, size_t i)
+{
+    if (st->nd_keys.oom)
+        return;
+    size_t from = i ? st->nd_key_end[i - 1] : 0;
+    sb_append(&st->buf, st->nd_keys.data + from, st->nd_key_end[i] - from);
+}
+
 void sweep_write_header(sweep_stream *st)
 {
     strbuf *b = &st->buf;
     const solver_desc *s = st->s;
+    if (st->fmt == FMT_NDJSON)
+        write_ndjson_keys(st);
     /* Shard 0 alone starts a CSV or NDJSON body, so that the shards concatenate. */
     if (st->fmt != FMT_JSON && st->shard_index > 0)
         return;
@@ -148,35 +193,35 @@ void sweep_write_row(sweep_stream *st, unsigned long long p)
     const char *error = sweep_eval_point(st, p, idx);
     strbuf *b = &st->buf;
     bool csv = st->fmt == FMT_CSV, nd = st->fmt == FMT_NDJSON;
+    size_t key = 0; /* NDJSON: the next member name (nd_keys) */
     if (st->fmt == FMT_JSON)
         sb_puts(b, p > st->first ? ",[" : "[");
-    else if (nd)
-        sb_putc(b, '{');
-    if (st->with_index)
-        sb_printf(b, nd ? "\"index\":%llu," : "%llu,", p);
+    if (st->with_index) {
+        if (nd)
+            put_ndjson_key(st, key++);
+        sb_printf(b, nd ? "%llu" : "%llu,", p);
+    }
     for (int a = 0; a < st->n_axes; a++) {
-        if (a)
+        if (nd)
+            put_ndjson_key(st, key++);
+        else if (a)
             sb_putc(b, ',');
-        if (nd) {
-            sb_json_string(b, st->axes[a].label);
-            sb_putc(b, ':');
-        }
         sweep_put_axis_value(st, b, a, idx[a], csv);
     }
     for (int k = 0; k < st->n_out; k++) {
-        sb_putc(b, ',');
-        if (nd) {
-            sweep_json_output_name(st, k);
-            sb_putc(b, ':');
-        }
+        if (nd)
+            put_ndjson_key(st, key++);
+        else
+            sb_putc(b, ',');
         if (!error)
             put_output(st, k, csv);
         else if (!csv)
             sb_puts(b, "null");
     }
-    sb_putc(b, ',');
     if (nd)
-        sb_puts(b, "\"error\":");
+        put_ndjson_key(st, key);
+    else
+        sb_putc(b, ',');
     if (error) {
         if (csv)
             sb_csv_field(b, error);

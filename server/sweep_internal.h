@@ -99,6 +99,11 @@ struct sweep_stream {
     input_store *owned;                 /* records of axis values */
     strbuf buf;
     size_t buf_pos;
+    /* NDJSON: each row's member names, written once by the header (`{"<axis>":`,
+     * `,"<axis>":`, `,"<output>":`, `,"error":`); key i is nd_keys.data[nd_key_end[i - 1]
+     * .. nd_key_end[i]). The stream owns them; its lanes read them. */
+    strbuf nd_keys;
+    size_t nd_key_end[1 + MAX_AXES + SOLVER_MAX_OUTPUTS + 1];
     int stage;                          /* 0 header, 1 rows, 2 trailer, 3 done */
     /* transitions (JSON only) */
     int cat_cols[SOLVER_MAX_OUTPUTS];   /* indices into out_cols that are categorical */
