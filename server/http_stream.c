@@ -48,7 +48,13 @@ struct MHD_Response *http_stream_response(body_stream s, bool gzip, unsigned lon
         stream_free(w);
         return NULL;
     }
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, stream_reader, w, stream_free);
+    /* libmicrohttpd allocates (and zeroes) the block with each response; it sends a
+     * chunked answer from the connection's pool, and from this block only an
+     * HTTP/1.0 client's. 64 KiB unless the stream says it is smaller. */
+    size_t block = s.size_hint && s.size_hint < 64 * 1024 ? s.size_hint : 64 * 1024;
+    if (block < 4096)
+        block = 4096;
+    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, block, stream_reader, w, stream_free);
     if (!r)
         stream_free(w);
     return r;

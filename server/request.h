@@ -41,6 +41,7 @@ typedef struct {
     size_t (*read)(void *ctx, char *buf, size_t max);
     void (*free)(void *ctx);
     void *ctx;                  /* NULL: no stream */
+    size_t size_hint;           /* about how many bytes it will give; 0: unknown */
 } body_stream;
 
 struct route;

@@ -63,6 +63,7 @@ void sweep_stream_free(sweep_stream *st)
     free(st->in);
     free(st->out);
     free(st->window);
+    free(st->interned);
     free(st->trans);
     sb_free(&st->buf);
     sb_free(&st->nd_keys);
@@ -72,9 +73,38 @@ void sweep_stream_free(sweep_stream *st)
 static size_t stream_read(void *ctx, char *buf, size_t max) { return sweep_stream_read(ctx, buf, max); }
 static void stream_free(void *ctx) { sweep_stream_free(ctx); }
 
+/* A sweep of at most this many points (in its shard) is written whole before it
+ * is sent: one send with a Content-Length instead of a chunked stream's header,
+ * chunk and last chunk (three sends, and three wake-ups of the client, for a
+ * body of a few KB). Its rows are at most a few KB each, so the body is small. */
+#define SWEEP_BUFFERED_POINTS 256
+
 void handle_sweep(app *a, const app_request *req, app_response *resp, const char *solver_name)
 {
-    sweep_start(a, req, solver_name, resp);
+    if (sweep_start(a, req, solver_name, resp) != 0 || !resp->stream.ctx)
+        return;
+    sweep_stream *st = resp->stream.ctx;
+    if (st->end - st->first > SWEEP_BUFFERED_POINTS)
+        return;
+    sb_reset(&resp->body);
+    size_t n = SWEEP_STREAM_FAILED;
+    do {
+        if (!sb_reserve(&resp->body, 16384))
+            break;
+        n = sweep_stream_read(st, resp->body.data + resp->body.len, resp->body.cap - resp->body.len - 1);
+        if (n != SWEEP_STREAM_FAILED)
+            resp->body.len += n;
+    } while (n != 0 && n != SWEEP_STREAM_FAILED);
+    bool whole = !resp->body.oom && n == 0;
+    sweep_stream_free(st);
+    resp->stream = (body_stream){0};
+    if (whole) {
+        resp->body.data[resp->body.len] = '\0';
+        return;
+    }
+    api_error err;
+    api_fail(&err, 503, "overloaded", "", "out of memory while writing the sweep");
+    app_problem(resp, req, &err);
 }
 
 /* A body's members past the envelope: format, outputs, index, shard, then
@@ -165,6 +195,8 @@ int sweep_start(app *a, const app_request *req, const char *solver_name, app_res
                  : st->fmt == FMT_NDJSON ? "application/x-ndjson"
                                          : "application/json",
                  stream_read, stream_free, st);
+    /* a row is at least ~64 bytes: a small sweep gets a small send block */
+    resp->stream.size_hint = (size_t)((st->end - st->first) * 64 + 1024);
     if (st->fmt == FMT_CSV && st->shard_count)
         snprintf(resp->disposition, sizeof resp->disposition, "attachment; filename=\"sweep-%s.part-%llu-of-%llu.csv\"",
                  s->name, st->shard_index, st->shard_count);

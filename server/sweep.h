@@ -15,7 +15,9 @@
 typedef struct sweep_stream sweep_stream;
 
 /* POST /sweep (solver_name NULL: named in the body) or GET /sweep/{solver_name}.
- * Fills resp with a problem, or with a 200 whose body comes from resp->stream. */
+ * Fills resp with a problem, or with a 200 whose body comes from resp->stream
+ * (a sweep of at most 256 points: written whole in resp->body).
+ * sweep_start always streams. */
 void handle_sweep(app *a, const app_request *req, app_response *resp, const char *solver_name);
 int sweep_start(app *a, const app_request *req, const char *solver_name, app_response *resp);
 /* Next bytes of the body into buf; returns 0 at the end, or

@@ -77,6 +77,11 @@ typedef struct {
 
 typedef struct sweep_lanes sweep_lanes;
 
+typedef union {
+    const char *s;
+    double num;
+} interned_value;
+
 struct sweep_stream {
     const solver_desc *s;
     const catalog_edition *ed;
@@ -115,8 +120,9 @@ struct sweep_stream {
     size_t n_trans;
     bool trans_truncated;
     /* each categorical column's distinct values: strings (and booleans as
-     * "true"/"false") by pointer, integers by value */
-    union { const char *s; double num; } interned[SOLVER_MAX_OUTPUTS][MAX_INTERNED];
+     * "true"/"false") by pointer, integers by value; n_cat rows, allocated
+     * with the window (a sweep without transitions has none) */
+    interned_value (*interned)[MAX_INTERNED];
     int n_interned[SOLVER_MAX_OUTPUTS];
     calibration_mode calibration;       /* set into every point's inputs */
     struct timespec t0;

@@ -257,20 +257,27 @@ int sweep_fill_axis(sweep_stream *st, size_t i, const json_t *base, api_error *e
         return api_fail(err, 503, "overloaded", "axes", "out of memory for an axis of %zu values", ax->n);
     const char *member = ax->label + strlen(ax->d->name) + 1;
     for (size_t k = 0; k < ax->n; k++) {
-        char field[96], suffix[32];
-        snprintf(suffix, sizeof suffix, ".values[%zu]", k);
-        axis_field(st, i, suffix, field, sizeof field);
+        /* A value is parsed with its field ("axes[0].values[3]") only when it fails:
+         * the second parse gives the same error, named (composing it for every value
+         * was most of a small sweep's set-up). */
+        char field[96] = "", suffix[32];
         input_value tmp;
-        int rc;
-        if (ax->texts && !ax->member) {
-            rc = input_parse_text(ax->d, ax->texts[k], st->ed, &tmp, &st->owned, field, err);
-        } else {
-            json_t *j = ax->member ? with_member(base, member, json_array_get(ax->member_vals, k))
-                                   : json_incref(json_array_get(ax->spec, k));
-            rc = input_parse(ax->d, j, st->ed, &tmp, &st->owned, field, err);
-            if (ax->member && k == 0 && rc == 0)
-                ax->first_obj = json_incref(j);
-            json_decref(j);
+        int rc = -1;
+        for (int named = 0; rc != 0 && named < 2; named++) {
+            if (named) {
+                snprintf(suffix, sizeof suffix, ".values[%zu]", k);
+                axis_field(st, i, suffix, field, sizeof field);
+            }
+            if (ax->texts && !ax->member) {
+                rc = input_parse_text(ax->d, ax->texts[k], st->ed, &tmp, &st->owned, field, err);
+            } else {
+                json_t *j = ax->member ? with_member(base, member, json_array_get(ax->member_vals, k))
+                                       : json_incref(json_array_get(ax->spec, k));
+                rc = input_parse(ax->d, j, st->ed, &tmp, &st->owned, field, err);
+                if (ax->member && k == 0 && rc == 0)
+                    ax->first_obj = json_incref(j);
+                json_decref(j);
+            }
         }
         if (rc != 0)
             return -1;
@@ -573,9 +580,10 @@ int sweep_parse_space(sweep_stream *st, const json_t *body, unsigned long long c
 int sweep_alloc_point(sweep_stream *st, api_error *err)
 {
     st->in = calloc(1, sizeof *st->in);
-    st->out = calloc(1, sizeof *st->out);
+    st->out = malloc(sizeof *st->out); /* 24 KB, most of it messages and table rows that are written before read */
     if (!st->in || !st->out)
         return api_fail(err, 503, "overloaded", "", "out of memory");
+    solver_outputs_reset(st->out);
     st->out->quiet = true; /* rows carry no warnings or trace: run() need not compose them */
     return 0;
 }

@@ -27,7 +27,8 @@ void sweep_setup_transitions(sweep_stream *st)
         if (st->axes[a].n > 1 && st->stride[a] > reach)
             reach = st->stride[a];
     st->trans = malloc(TRANSITIONS_MAX * sizeof *st->trans);
-    if (st->trans && reach * (unsigned long long)st->n_cat <= WINDOW_MAX_BYTES)
+    st->interned = malloc((size_t)st->n_cat * sizeof *st->interned);
+    if (st->trans && st->interned && reach * (unsigned long long)st->n_cat <= WINDOW_MAX_BYTES)
         st->window = malloc((size_t)reach * (size_t)st->n_cat);
     st->window_len = reach;
     st->transitions_omitted = !st->window;

@@ -198,3 +198,52 @@ Test(sweep_stream, concurrent_sweeps_share_the_helpers, .init = app_fixture_setu
     cr_assert_eq(helpers_now(), 0, "helpers given back when the sweeps are freed");
     free(ref);
 }
+
+/* A sweep of at most 256 points is answered whole (resp.body, no stream), with the
+ * bytes its stream would give; one point more is streamed. */
+Test(sweep_stream, small_sweeps_are_answered_whole, .init = app_fixture_setup, .fini = app_fixture_teardown)
+{
+    static const char *const formats[] = {"csv", "json", "ndjson"};
+    static const int points[] = {1, 8, 256, 257};
+    for (size_t f = 0; f < sizeof formats / sizeof formats[0]; f++) {
+        for (size_t k = 0; k < sizeof points / sizeof points[0]; k++) {
+            char body[512];
+            snprintf(body, sizeof body,
+                     "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"Llama3_70B\",\"hardware\":\"A100\","
+                     "\"precision\":\"fp16\"},\"axes\":[{\"input\":\"batch_size\",\"range\":{\"start\":1,"
+                     "\"stop\":%d,\"step\":1}}],\"format\":\"%s\"}",
+                     points[k], formats[f]);
+            app_request req = {.method = "POST", .path = "/sweep", .content_type = "application/json", .request_id = "t"};
+            req.body = body;
+            req.body_len = strlen(body);
+            /* the stream, read to its end */
+            app_response s = {0};
+            sb_init(&s.body);
+            cr_assert_eq(sweep_start(&fixture_app, &req, NULL, &s), 0);
+            cr_assert_not_null(s.stream.ctx);
+            strbuf streamed;
+            sb_init(&streamed);
+            char buf[4096];
+            size_t n;
+            while ((n = s.stream.read(s.stream.ctx, buf, sizeof buf)) > 0 && n != STREAM_FAILED)
+                sb_append(&streamed, buf, n);
+            cr_assert_eq(n, 0);
+            app_response_free(&s);
+            /* the route's answer */
+            app_response r = {0};
+            sb_init(&r.body);
+            app_handle(&fixture_app, &req, &r);
+            cr_assert_eq(r.status, 200, "%s", r.body.data ? r.body.data : "");
+            if (points[k] <= 256) {
+                cr_assert_null(r.stream.ctx, "%s, %d points: streamed", formats[f], points[k]);
+                cr_assert(r.body.len == streamed.len && !memcmp(r.body.data, streamed.data, streamed.len),
+                          "%s, %d points: %zu bytes whole, %zu streamed", formats[f], points[k], r.body.len,
+                          streamed.len);
+            } else {
+                cr_assert_not_null(r.stream.ctx, "%s, %d points: answered whole", formats[f], points[k]);
+            }
+            app_response_free(&r);
+            sb_free(&streamed);
+        }
+    }
+}
