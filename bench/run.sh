@@ -140,8 +140,9 @@ for c in 64 256; do
     read -r g gp gu <<<"$(wrk_rps "$c" "/solve/single_node?$q")"
     read -r p pp pu <<<"$(wrk_rps "$c" /solve "$root/bench/solve_post.lua")"
     read -r s sp su <<<"$(wrk_rps "$c" "/sweep/single_node?$sweep_q")"
-    echo "$h $g $p $s $hp $gp $pp $sp $hu $gu $pu $su" >>"$build/wrk-$c.txt"
-    printf '  round %d: healthz %s  solve GET %s  solve POST %s  sweep(8 pts) %s req/s\n' "$r" "$h" "$g" "$p" "$s"
+    read -r a ap au <<<"$(wrk_rps "$c" /catalog/hardware/A100)"
+    echo "$h $g $p $s $hp $gp $pp $sp $hu $gu $pu $su $a $au" >>"$build/wrk-$c.txt"
+    printf '  round %d: healthz %s  solve GET %s  solve POST %s  sweep(8 pts) %s  static 3 KB %s req/s\n' "$r" "$h" "$g" "$p" "$s" "$a"
   done
   col() { awk -v i="$1" '{print $i}' "$build/wrk-$c.txt" | median; }
   ratio() { awk -v a="$1" -v b="$2" '{print $a / $b}' "$build/wrk-$c.txt" | median; }
@@ -151,6 +152,8 @@ for c in 64 256; do
   R[solve_get_p99_c$c]=$(awk '{print $6}' "$build/wrk-$c.txt" | head -1)
   R[get_ratio_c$c]=$(ratio 2 1); R[post_ratio_c$c]=$(ratio 3 1); R[sweep8_ratio_c$c]=$(ratio 4 1)
   R[healthz_us_c$c]=$(col 9); R[solve_get_us_c$c]=$(col 10); R[solve_post_us_c$c]=$(col 11); R[sweep8_us_c$c]=$(col 12)
+  R[static3k_rps_c$c]=$(col 13); R[static3k_us_c$c]=$(col 14)
+  R[get_static_ratio_c$c]=$(ratio 2 13); R[post_static_ratio_c$c]=$(ratio 3 13)
 done
 echo "== static answers (prebuilt at start-up), wrk -t2 -c64 -d${dur}s, one round"
 read -r "R[static_healthz]" _ _ <<<"$(wrk_rps 64 /healthz)"
@@ -250,6 +253,7 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| POST /solve >= 0.80 x /healthz req/s (-c64) | $(fmt2 "${R[post_ratio_c64]}") ($(k "${R[solve_post_rps_c64]}") req/s) | $(pass "${R[post_ratio_c64]}" 0.80 '>=') |"
   echo "| GET /solve >= 0.80 x /healthz req/s (-c256) | $(fmt2 "${R[get_ratio_c256]}") ($(k "${R[solve_get_rps_c256]}") vs $(k "${R[healthz_rps_c256]}") req/s) | $(pass "${R[get_ratio_c256]}" 0.80 '>=') |"
   echo "| POST /solve >= 0.80 x /healthz req/s (-c256) | $(fmt2 "${R[post_ratio_c256]}") ($(k "${R[solve_post_rps_c256]}") req/s) | $(pass "${R[post_ratio_c256]}" 0.80 '>=') |"
+  echo "| (not a target) GET / POST /solve ÷ a static answer of the same size, /catalog/hardware/A100 (-c64) | $(fmt2 "${R[get_static_ratio_c64]}") / $(fmt2 "${R[post_static_ratio_c64]}") ($(k "${R[static3k_rps_c64]}") req/s) | |"
   echo "| in-process GET /solve <= 2.0 us | $(fmt2 "$(awk -v n="${R[app_solve_get_ns]}" 'BEGIN {print n / 1000}')") us | $(pass "${R[app_solve_get_ns]}" 2000.001 '<') |"
   echo "| in-process POST /solve <= 2.5 us | $(fmt2 "$(awk -v n="${R[app_solve_post_ns]}" 'BEGIN {print n / 1000}')") us | $(pass "${R[app_solve_post_ns]}" 2500.001 '<') |"
   echo "| CSV sweep over HTTP >= 0.75 x formatting bound (1M points) | ${R[csv_vs_bound]} ($(k "${R[sweep_csv_1M_pps]}") vs $(k "${R[fmtbound_csv_pps]}") points/s) | $(pass "${R[csv_vs_bound]}" 0.75 '>=') |"
@@ -271,6 +275,7 @@ k() { awk -v v="$1" 'BEGIN {printf "%.0f", v}'; }
   echo "| GET /healthz | $(k "${R[healthz_rps_c64]}") | 1 | ${R[healthz_us_c64]} | $(k "${R[healthz_rps_c256]}") | 1 |"
   echo "| GET /solve/single_node?$q | $(k "${R[solve_get_rps_c64]}") | $(fmt2 "${R[get_ratio_c64]}") | ${R[solve_get_us_c64]} ($(over "${R[solve_get_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[solve_get_rps_c256]}") | $(fmt2 "${R[get_ratio_c256]}") |"
   echo "| POST /solve (same inputs) | $(k "${R[solve_post_rps_c64]}") | $(fmt2 "${R[post_ratio_c64]}") | ${R[solve_post_us_c64]} ($(over "${R[solve_post_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[solve_post_rps_c256]}") | $(fmt2 "${R[post_ratio_c256]}") |"
+  echo "| GET /catalog/hardware/A100 (a static answer of 3.1 KB) | $(k "${R[static3k_rps_c64]}") | $(fmt2 "$(awk -v a="${R[static3k_rps_c64]}" -v b="${R[healthz_rps_c64]}" 'BEGIN {print a / b}')") | ${R[static3k_us_c64]} ($(over "${R[static3k_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[static3k_rps_c256]}") | $(fmt2 "$(awk -v a="${R[static3k_rps_c256]}" -v b="${R[healthz_rps_c256]}" 'BEGIN {print a / b}')") |"
   echo "| GET /sweep/single_node, 8 points, CSV | $(k "${R[sweep8_rps_c64]}") | $(fmt2 "${R[sweep8_ratio_c64]}") | ${R[sweep8_us_c64]} ($(over "${R[sweep8_us_c64]}" "${R[healthz_us_c64]}")) | $(k "${R[sweep8_rps_c256]}") | $(fmt2 "${R[sweep8_ratio_c256]}") |"
   echo
   echo "p99 latency at -c64 (first round): /healthz ${R[healthz_p99_c64]}, GET /solve ${R[solve_get_p99_c64]}; RSS after the wrk runs ${R[rss_after_wrk_mib]} MiB."
