@@ -116,6 +116,11 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
         r = http_stream_response(s, resp->content_encoding != NULL, &ctx->bytes);
         if (!r)
             return MHD_NO;
+    } else if (resp->shared) { /* the app's own bytes, unchanged until after the daemon stops */
+        r = MHD_create_response_from_buffer(resp->shared_len, (void *)resp->shared, MHD_RESPMEM_PERSISTENT);
+        if (!r)
+            return MHD_NO;
+        ctx->bytes = resp->shared_len;
     } else {
         size_t len;
         char *data = sb_detach(&resp->body, &len);
@@ -356,6 +361,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     req.if_none_match = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
     req.accept_encoding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
     req.request_id = ctx->request_id;
+    req.shared_ok = true; /* queue() sends resp.shared without copying it */
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
     app_response resp = {0};
     sb_init(&resp.body);

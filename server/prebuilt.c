@@ -309,10 +309,8 @@ bool prebuilt_send(app *a, const app_request *req, app_response *resp, const rou
     resp->content_type = p->content_type;
     if (conditional_apply(req->if_none_match, resp, gz ? p->gz_etag : p->etag))
         return true;
-    sb_reset(&resp->body);
-    sb_append(&resp->body, gz ? gz : p->body, gz ? gz_len : p->len);
     resp->content_encoding = gz ? "gzip" : NULL;
-    return !resp->body.oom;
+    return reply_shared(req, resp, gz ? gz : p->body, gz ? gz_len : p->len);
 }
 
 struct app_prebuilt *prebuilt_build(app *a, const route *table, size_t n_routes)

@@ -91,6 +91,18 @@ void reply_stream(app_response *resp, const char *ct, size_t (*read)(void *, cha
     resp->stream = (body_stream){.read = read, .free = free_ctx, .ctx = ctx};
 }
 
+bool reply_shared(const app_request *req, app_response *resp, const char *data, size_t len)
+{
+    sb_reset(&resp->body);
+    if (req->shared_ok) {
+        resp->shared = data;
+        resp->shared_len = len;
+        return true;
+    }
+    sb_append(&resp->body, data, len);
+    return !resp->body.oom;
+}
+
 void app_response_free(app_response *resp)
 {
     sb_free(&resp->body);

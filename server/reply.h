@@ -17,6 +17,10 @@ void reply_text(app_response *resp, int status, const char *ct, const char *body
 /* A 200 whose body comes from a stream (read, free, ctx: request.h). */
 void reply_stream(app_response *resp, const char *ct, size_t (*read)(void *, char *, size_t), void (*free_ctx)(void *),
                   void *ctx);
+/* The body is `len` bytes at data, which stay unchanged until app_free: referred
+ * to (resp->shared) when the request's sender takes them (req->shared_ok), else
+ * copied into resp->body; false when out of memory. */
+bool reply_shared(const app_request *req, app_response *resp, const char *data, size_t len);
 /* Frees the body and the stream, if any. */
 void app_response_free(app_response *resp);
 

@@ -30,6 +30,7 @@ typedef struct {
     const char *if_none_match;  /* NULL if absent */
     const char *accept_encoding; /* NULL if absent */
     const char *request_id;
+    bool shared_ok;             /* the caller sends an app_response's `shared` bytes itself (http.c) */
 } app_request;
 
 /* A body produced as it is sent: read() gives the next bytes into buf (0 at
@@ -58,6 +59,11 @@ typedef struct {
     char etag[24];              /* ETag, quoted; "": none (conditional.h) */
     const char *content_encoding; /* "gzip" when the body is already encoded (gzip.h); NULL: identity */
     body_stream stream;         /* stream.ctx non-NULL: the body comes from stream.read */
+    /* Non-NULL: the body is these bytes, which the app keeps unchanged until app_free
+     * (a prebuilt answer, a dashboard file); set only for a request with shared_ok
+     * (reply_shared), else they are copied into body. */
+    const char *shared;
+    size_t shared_len;
     const struct route *route;  /* the row of the route table that answered (route.h); NULL: none */
 } app_response;
 

@@ -16,6 +16,7 @@
 #include "catalog/embedded.h"
 #include "server/conditional.h"
 #include "server/gzip.h"
+#include "server/reply.h"
 
 /* Nothing outside the daemon: scripts, styles, data and images from 'self' only. */
 static const char CSP[] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -82,13 +83,8 @@ bool ui_send(const app_request *req, app_response *resp, const char *name)
                              : NULL;
         if (conditional_apply(req->if_none_match, resp, gz ? files[i].gz_etag : files[i].etag))
             return true;
-        if (gz) {
-            sb_append(&resp->body, gz, gz_len);
-            resp->content_encoding = "gzip";
-        } else {
-            sb_append(&resp->body, (const char *)files[i].f->data, files[i].f->len);
-        }
-        return !resp->body.oom;
+        resp->content_encoding = gz ? "gzip" : NULL;
+        return reply_shared(req, resp, gz ? gz : (const char *)files[i].f->data, gz ? gz_len : files[i].f->len);
     }
     return false;
 }
