@@ -49,6 +49,11 @@ static const option OPTIONS[] = {
      "concurrent connections in total"},
     {"max-connections-per-ip", "MLSYSD_MAX_CONNECTIONS_PER_IP", T_INT, OFF(max_connections_per_ip), 0, 0, 1000000,
      "0", "N", "concurrent connections from one client address; 0 = no limit"},
+    {"connection-memory", "MLSYSD_CONNECTION_MEMORY", T_SIZE, OFF(connection_memory), 0, 36864, 16777216, "40960",
+     "BYTES",
+     "memory each open connection holds for its request line and headers (headers past it are a 431) and for a "
+     "streamed sweep's sends; every request pays to clear it. More makes a sweep on one thread faster, requests "
+     "slower"},
     {"connection-timeout", "MLSYSD_CONNECTION_TIMEOUT", T_INT, OFF(connection_timeout), 0, 1, 86400, "30", "SECONDS",
      "a connection idle this long is closed (an idle timeout: each byte received restarts it)"},
     {"read-timeout", "MLSYSD_READ_TIMEOUT", T_SECONDS, OFF(read_timeout), 0, 0.1, 86400, "60", "SECONDS",

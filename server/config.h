@@ -22,6 +22,7 @@ typedef struct {
     long long batch_max_items;  /* most items of one POST /batch */
     int max_connections;
     int max_connections_per_ip;
+    size_t connection_memory;   /* bytes, each connection's libmicrohttpd memory pool */
     int connection_timeout;     /* s, idle/slow client cut-off */
     double request_timeout;     /* s, longest a sweep may compute */
     double read_timeout;        /* s, a whole request must arrive within this (slow clients) */

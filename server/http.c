@@ -34,15 +34,15 @@
 
 #define DISCARD_MAX (64ULL << 20) /* bytes of an oversize body read and dropped before the 413 */
 /* The longest request target (path + query) answered; longer is a 414
- * problem. Each connection's memory pool holds the request line and headers
- * (libmicrohttpd answers a line that overflows it with its own 414 page, and
- * headers with a 431), and a chunked answer's block on its way out. Its size is
- * paid on every request: libmicrohttpd 0.9.75 zeroes the whole pool after each
- * one on a keep-alive connection (docs/BENCHMARKS.md: 128 KiB cost a /healthz
- * 5 us of its 12). 40 KiB holds a target at the limit with ~7.5 KB of headers,
- * or ~39 KB of headers with a short target. */
+ * problem. Each connection's memory pool (--connection-memory) holds the
+ * request line and headers (libmicrohttpd answers a line that overflows it
+ * with its own 414 page, and headers with a 431), and a chunked answer's block
+ * on its way out. Its size is paid on every request: libmicrohttpd 0.9.75
+ * zeroes the whole pool after each one on a keep-alive connection
+ * (docs/BENCHMARKS.md: 128 KiB cost a /healthz 5 us of its 12). The default,
+ * 40 KiB, holds a target at the limit with ~7.5 KB of headers, or ~39 KB of
+ * headers with a short target. */
 #define MAX_URI_BYTES 32768
-#define CONNECTION_MEMORY (40u * 1024u)
 
 struct server {
     struct MHD_Daemon *d;
@@ -488,7 +488,7 @@ int server_start(server **out, app *a, const config *cfg, char *msg, size_t msgl
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_connections_per_ip,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)CONNECTION_MEMORY, MHD_OPTION_NOTIFY_COMPLETED, completed,
+        cfg->connection_memory, MHD_OPTION_NOTIFY_COMPLETED, completed,
         s, MHD_OPTION_NOTIFY_CONNECTION, read_deadline_connection, s->deadline, MHD_OPTION_URI_LOG_CALLBACK, on_request_line, NULL, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!s->d) {

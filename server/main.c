@@ -162,7 +162,8 @@ int main(int argc, char **argv)
               cfg.max_connections_per_ip, cfg.connection_timeout, cfg.read_timeout, cfg.request_timeout,
               log_level_name(cfg.log_level), cfg.drain_delay, cfg.drain_timeout);
     sb_json_string(&ex, cfg.cors_origins);
-    sb_printf(&ex, ",\"sweep_threads\":%d,\"startup_ms\":%.3f", a.sweep_threads, elapsed(&t0) * 1e3);
+    sb_printf(&ex, ",\"sweep_threads\":%d,\"connection_memory_bytes\":%zu,\"startup_ms\":%.3f", a.sweep_threads,
+              cfg.connection_memory, elapsed(&t0) * 1e3);
     log_line(LOG_INFO, "listening", ex.data);
     sb_free(&ex);
     /* What catalog_load left to first use, done here while the workers serve. */

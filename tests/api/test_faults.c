@@ -376,7 +376,7 @@ Test(faults, request_lines_and_headers_at_the_limits)
         http_free(&r);
         free(path);
     }
-    /* a target at the limit with 4 KB of headers is read (server/http.c CONNECTION_MEMORY,
+    /* a target at the limit with 4 KB of headers is read (--connection-memory,
      * 40 KiB, holds the request line and the headers), and so are 30 KB of headers */
     {
         size_t target = 32768;

@@ -393,7 +393,7 @@ Test(ops, rejected_by_http_layer_is_logged_and_not_left_in_flight)
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)d.port)};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     cr_assert_eq(connect(fd, (struct sockaddr *)&sa, sizeof sa), 0);
-    size_t big = 300000; /* past the connection memory (server/http.c CONNECTION_MEMORY) */
+    size_t big = 300000; /* past the connection memory (--connection-memory, 40 KiB) */
     char *req = malloc(big + 100);
     int k = snprintf(req, 100, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ");
     memset(req + k, 'a', big);

@@ -60,6 +60,7 @@ Test(config, defaults)
     cr_expect_eq(c.sweep_max_points, 1000000);
     cr_expect_eq(c.max_connections, 1024);
     cr_expect_eq(c.max_connections_per_ip, 0);
+    cr_expect_eq(c.connection_memory, 40960);
     cr_expect_eq(c.connection_timeout, 30);
     cr_expect_eq(c.request_timeout, 300);
     cr_expect_eq(c.read_timeout, 60);
@@ -86,7 +87,7 @@ Test(config, every_flag_sets_its_field)
     static const char *const args[] = {
         "--host", "::1", "--port", "0", "--threads", "3", "--catalog-dir", "/tmp/cat",
         "--max-body-bytes", "4096", "--sweep-max-points=2000000", "--sweep-threads", "3", "--max-connections", "10",
-        "--max-connections-per-ip", "4", "--connection-timeout", "7", "--request-timeout", "0.5", "--read-timeout", "2.5",
+        "--max-connections-per-ip", "4", "--connection-memory", "131072", "--connection-timeout", "7", "--request-timeout", "0.5", "--read-timeout", "2.5",
         "--cors-origins", "http://localhost:3000, https://app.example.com", "--log-level", "WARN",
         "--log-flush-interval", "0", "--drain-delay", "1.5", "--drain-timeout", "0", "--healthcheck", NULL};
     cr_assert_eq(parse(&c, msg, sizeof msg, args), CONFIG_RUN, "%s", msg);
@@ -99,6 +100,7 @@ Test(config, every_flag_sets_its_field)
     cr_expect_eq(c.sweep_threads, 3);
     cr_expect_eq(c.max_connections, 10);
     cr_expect_eq(c.max_connections_per_ip, 4);
+    cr_expect_eq(c.connection_memory, 131072);
     cr_expect_eq(c.connection_timeout, 7);
     cr_expect_eq(c.request_timeout, 0.5);
     cr_expect_eq(c.read_timeout, 2.5);
@@ -121,6 +123,7 @@ Test(config, every_variable_sets_its_field)
     setenv("MLSYSD_MAX_CONNECTIONS", "99", 1);
     setenv("MLSYSD_MAX_CONNECTIONS_PER_IP", "3", 1);
     setenv("MLSYSD_CONNECTION_TIMEOUT", "11", 1);
+    setenv("MLSYSD_CONNECTION_MEMORY", "65536", 1);
     setenv("MLSYSD_REQUEST_TIMEOUT", "12.5", 1);
     setenv("MLSYSD_READ_TIMEOUT", "9", 1);
     setenv("MLSYSD_CORS_ORIGINS", "*", 1);
@@ -139,6 +142,7 @@ Test(config, every_variable_sets_its_field)
     cr_expect_eq(c.max_connections, 99);
     cr_expect_eq(c.max_connections_per_ip, 3);
     cr_expect_eq(c.connection_timeout, 11);
+    cr_expect_eq(c.connection_memory, 65536);
     cr_expect_eq(c.request_timeout, 12.5);
     cr_expect_eq(c.read_timeout, 9);
     cr_expect_str_eq(c.cors_origins, "*");
@@ -193,6 +197,8 @@ static const bad_case BAD[] = {
     {{"--port="}, NULL, "--port"},
     {{"--port"}, NULL, "--port"},
     {{NULL}, "MLSYSD_PORT=99999", "MLSYSD_PORT"},
+    {{"--connection-memory", "32768"}, NULL, "--connection-memory"},
+    {{NULL}, "MLSYSD_CONNECTION_MEMORY=1g", "MLSYSD_CONNECTION_MEMORY"},
     {{NULL}, "MLSYSD_THREADS=many", "MLSYSD_THREADS"},
     {{NULL}, "MLSYSD_THREADS=-2", "MLSYSD_THREADS"},
     {{NULL}, "MLSYSD_THREADS=1000", "MLSYSD_THREADS"},
