@@ -102,6 +102,7 @@ void handle_sweep(app *a, const app_request *req, app_response *resp, const char
         resp->body.data[resp->body.len] = '\0';
         return;
     }
+    resp->disposition[0] = '\0'; /* the problem is not the CSV file sweep_start named */
     api_error err;
     api_fail(&err, 503, "overloaded", "", "out of memory while writing the sweep");
     app_problem(resp, req, &err);
