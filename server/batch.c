@@ -1,8 +1,15 @@
 /* batch.c - see batch.h. Each item is answered by the /solve body's own
- * code (solve_body, straight from the parsed item), so an item's answer is
- * byte for byte what POST /solve gives for it; its problem differs only in
- * naming the field under items[i]. The answers are written into one body as
- * they come. */
+ * code, so an item's answer is byte for byte what POST /solve gives for it;
+ * its problem differs only in naming the field under items[i]. The answers are
+ * written into one body as they come.
+ *
+ * Two readings of the body, as for POST /solve: a body that is exactly
+ * {"items": [{...}, ...]} has its items found by their brackets and each read
+ * without a JSON tree (solve_text); if any item is one the scan declines, or
+ * the body has any other shape, the whole body is parsed by jansson and each
+ * item answered from its tree (solve_body), which also gives every error about
+ * the body itself. The scan accepts only what jansson reads the same way, so
+ * both readings answer alike. */
 #include "server/batch.h"
 
 #include <stdio.h>
@@ -27,29 +34,129 @@ static void append_problem(strbuf *out, const app_request *req, const api_error 
     json_decref(p);
 }
 
-static void answer_item(app *a, const app_request *req, strbuf *out, json_t *item, size_t i)
+/* Item i's entry: its answer (rc 0) or its problem (rc -1, err). */
+static void close_item(const app_request *req, strbuf *out, size_t head, int rc, const api_error *err, size_t i)
 {
-    api_error err;
+    if (rc != 0) {
+        out->len = head; /* the answer begun, if any, is dropped */
+        sb_printf(out, "\"status\":%d,\"problem\":", err->status);
+        append_problem(out, req, err, i);
+    }
+    sb_putc(out, '}');
+}
+
+static size_t open_item(strbuf *out, size_t i)
+{
     sb_printf(out, "%s{\"index\":%zu,", i ? "," : "", i);
     size_t head = out->len;
     sb_puts(out, "\"status\":200,\"response\":");
+    return head;
+}
+
+static void answer_item(app *a, const app_request *req, strbuf *out, json_t *item, size_t i)
+{
+    api_error err;
+    size_t head = open_item(out, i);
     int rc = -1;
     if (!json_is_object(item))
         api_fail(&err, 400, "invalid-input", "", "items[%zu] must be a /solve body: {\"solver\", \"inputs\", \"catalog\", \"calibration\"}", i);
     else
         rc = solve_body(a, item, out, &err);
-    if (rc != 0) {
-        out->len = head; /* the answer begun, if any, is dropped */
-        sb_printf(out, "\"status\":%d,\"problem\":", err.status);
-        append_problem(out, req, &err, i);
+    close_item(req, out, head, rc, &err, i);
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    return p;
+}
+
+/* The end of the JSON object at p (one past its closing brace), matching brackets
+ * outside strings; NULL if it does not close before end. Its content is not
+ * checked here: the scan of each item does that. */
+static const char *object_end(const char *p, const char *end)
+{
+    int depth = 0;
+    for (; p < end; p++) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++)
+                if (*p == '\\' && ++p == end)
+                    return NULL;
+            if (p == end)
+                return NULL;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if (*p == '}' || *p == ']') {
+            if (--depth == 0)
+                return *p == '}' ? p + 1 : NULL;
+            if (depth < 0)
+                return NULL;
+        }
     }
-    sb_putc(out, '}');
+    return NULL;
+}
+
+/* The batch without a JSON tree: false (nothing written) unless the body is
+ * {"items": [<object>, ...]} with 1..cap items, each of which the scan reads. */
+static bool answer_scanned(app *a, const app_request *req, strbuf *out, long long cap)
+{
+    const char *p = req->body, *end = req->body + req->body_len;
+    static const char head[] = "\"items\"";
+    p = skip_ws(p, end);
+    if (p == end || *p++ != '{')
+        return false;
+    p = skip_ws(p, end);
+    if ((size_t)(end - p) < sizeof head - 1 || memcmp(p, head, sizeof head - 1))
+        return false;
+    p = skip_ws(p + sizeof head - 1, end);
+    if (p == end || *p++ != ':')
+        return false;
+    p = skip_ws(p, end);
+    if (p == end || *p++ != '[')
+        return false;
+    sb_reset(out);
+    sb_puts(out, "{\"items\":[");
+    for (size_t i = 0;; i++) {
+        p = skip_ws(p, end);
+        const char *item_end = p < end && *p == '{' ? object_end(p, end) : NULL;
+        if (!item_end || (long long)i >= cap)
+            return false;
+        api_error err;
+        size_t at = open_item(out, i);
+        int rc = solve_text(a, p, (size_t)(item_end - p), out, &err);
+        if (rc == 1)
+            return false;
+        close_item(req, out, at, rc, &err, i);
+        p = skip_ws(item_end, end);
+        if (p < end && *p == ',') {
+            p++;
+            continue;
+        }
+        if (p == end || *p++ != ']')
+            return false;
+        break;
+    }
+    p = skip_ws(p, end);
+    if (p == end || *p++ != '}')
+        return false;
+    if (skip_ws(p, end) != end)
+        return false;
+    sb_puts(out, "]}\n");
+    return true;
 }
 
 void handle_batch(app *a, const app_request *req, app_response *resp, const char *param)
 {
     (void)param;
     api_error err;
+    if (app_json_content_type(req->content_type) && answer_scanned(a, req, &resp->body, a->cfg->batch_max_items)) {
+        resp->status = 200;
+        resp->content_type = JSON_CT;
+        if (resp->body.oom)
+            reply_fail(resp, req, 503, "overloaded", "", "out of memory answering the batch; send fewer items");
+        return;
+    }
     json_t *body = app_parse_body(req, &err);
     if (!body) {
         app_problem(resp, req, &err);

@@ -60,23 +60,33 @@ static void reply_solved(app_response *resp, const app_request *req, int rc, con
     resp->content_type = JSON_CT;
 }
 
+int solve_text(const app *a, const char *body, size_t len, strbuf *out, api_error *err)
+{
+    body_scan scanned;
+    if (body_scan_solve(body, len, &scanned) != 0)
+        return 1;
+    input_given given[SOLVER_MAX_INPUTS];
+    solver_request r;
+    int rc = front_read_scan(a, &scanned, given, &r, err);
+    if (rc == 0)
+        rc = solve_into(a, &r, NULL, out, err);
+    body_scan_release(&scanned);
+    return rc == 0 ? 0 : -1;
+}
+
 void handle_solve_post(app *a, const app_request *req, app_response *resp, const char *param)
 {
     (void)param;
     api_error err;
     /* The bodies clients send are read without a JSON tree (body_scan.h); any
      * other body, a malformed one included, takes jansson's path below. */
-    body_scan scanned;
-    if (app_json_content_type(req->content_type) && body_scan_solve(req->body, req->body_len, &scanned) == 0) {
-        input_given given[SOLVER_MAX_INPUTS];
-        solver_request r;
+    if (app_json_content_type(req->content_type)) {
         sb_reset(&resp->body);
-        int rc = front_read_scan(a, &scanned, given, &r, &err);
-        if (rc == 0)
-            rc = solve_into(a, &r, NULL, &resp->body, &err);
-        reply_solved(resp, req, rc, &err);
-        body_scan_release(&scanned);
-        return;
+        int rc = solve_text(a, req->body, req->body_len, &resp->body, &err);
+        if (rc != 1) {
+            reply_solved(resp, req, rc, &err);
+            return;
+        }
     }
     json_t *body = app_parse_body(req, &err);
     if (!body) {

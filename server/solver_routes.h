@@ -12,6 +12,10 @@ void handle_solve_post(app *a, const app_request *req, app_response *resp, const
  * (no trailing newline) and 0, or -1 with the problem in err. POST /solve
  * and every /batch item go through it. */
 int solve_body(const app *a, const json_t *body, strbuf *out, api_error *err);
+/* The same for the body's text, read without a JSON tree (body_scan.h): 0 with the
+ * answer appended to out, -1 with err filled, or 1 when the scan declines the
+ * text (nothing written): only solve_body, on jansson's tree, answers it then. */
+int solve_text(const app *a, const char *body, size_t len, strbuf *out, api_error *err);
 void handle_solve_get(app *a, const app_request *req, app_response *resp, const char *name);
 /* name NULL: every solver; otherwise that one (404 if unknown). */
 void handle_solvers(app *a, const app_request *req, app_response *resp, const char *name);
