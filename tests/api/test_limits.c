@@ -297,6 +297,30 @@ Test(limits, max_connections_per_ip, .timeout = 60, .fini = cleanup)
     stop(&d);
 }
 
+/* --- connection memory ------------------------------------------------------------------------------- */
+
+/* --connection-memory bounds a request's line and headers: 60 KB of headers are a 431 at
+ * the default (40 KiB) and read at 128 KiB. */
+Test(limits, connection_memory_bounds_the_headers, .timeout = 60, .fini = cleanup)
+{
+    char *pad = malloc(60000 + 16);
+    snprintf(pad, 60000 + 16, "X-Pad: %060000d", 0);
+    const char *const h[] = {pad, NULL};
+    static const char *const sizes[] = {NULL, "131072"};
+    static const long want[] = {431, 200};
+    for (int i = 0; i < 2; i++) {
+        daemon_t d;
+        start(&d, sizes[i] ? (const char *const[]){"--connection-memory", sizes[i], NULL} : NULL);
+        http_resp r;
+        cr_assert_eq(http_request(&d, "GET", "/healthz", h, NULL, 0, &r), 0);
+        cr_expect_eq(r.status, want[i], "--connection-memory %s: %ld", sizes[i] ? sizes[i] : "(default)", r.status);
+        http_free(&r);
+        expect_healthy(&d);
+        stop(&d);
+    }
+    free(pad);
+}
+
 /* --- slow clients: the read deadline ------------------------------------------------------------------ */
 
 /* Send `req` one byte every `gap` seconds; return the seconds until the
