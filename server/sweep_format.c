@@ -68,7 +68,7 @@ static void write_units(sweep_stream *st)
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sweep_json_output_name(st, k);
+        sweep_json_output_name(st, b, k);
         sb_putc(b, ':');
         sb_json_string(b, d->unit);
     }
@@ -91,23 +91,16 @@ static void write_ndjson_keys(sweep_stream *st)
         sb_putc(b, ':');
         st->nd_key_end[n++] = b->len;
     }
-    /* the output names go through st->buf's writer: it is empty before the header */
-    strbuf keep = st->buf;
-    st->buf = *b;
     for (int k = 0; k < st->n_out; k++) {
-        sb_putc(&st->buf, n ? ',' : '{');
-        sweep_json_output_name(st, k);
-        sb_putc(&st->buf, ':');
-        st->nd_key_end[n++] = st->buf.len;
+        sb_putc(b, n ? ',' : '{');
+        sweep_json_output_name(st, b, k);
+        sb_putc(b, ':');
+        st->nd_key_end[n++] = b->len;
     }
-    sb_puts(&st->buf, n ? ",\"error\":" : "{\"error\":");
-    st->nd_key_end[n++] = st->buf.len;
-    *b = st->buf;
-    st->buf = keep;
-    if (b->oom) { /* no names to write rows with: the stream fails (sweep_stream_read) */
+    sb_puts(b, n ? ",\"error\":" : "{\"error\":");
+    st->nd_key_end[n++] = b->len;
+    if (b->oom) /* no names to write rows with: the stream fails (sweep_stream_read) */
         st->buf.oom = true;
-        st->nd_key_end[0] = 0;
-    }
 }
 
 static void put_ndjson_key(sweep_stream *st, size_t i)
@@ -136,7 +129,7 @@ void sweep_write_header(sweep_stream *st)
             sb_putc(b, ',');
         }
         for (int k = 0; k < st->n_out; k++) {
-            sweep_put_output_name(st, k);
+            sweep_put_output_name(st, b, k);
             csv_unit(b, s->outputs[st->out_cols[k]].unit);
             sb_putc(b, ',');
         }
@@ -180,7 +173,7 @@ void sweep_write_header(sweep_stream *st)
     }
     for (int k = 0; k < st->n_out; k++) {
         sb_putc(b, ',');
-        sweep_json_output_name(st, k);
+        sweep_json_output_name(st, b, k);
     }
     sb_puts(b, ",\"error\"],");
     write_units(st);

@@ -209,9 +209,9 @@ const char *sweep_eval_point(sweep_stream *st, unsigned long long p, size_t idx[
 
 /* An axis value as rows show it: numbers in the input's declared unit, catalog keys, enum names. */
 void sweep_put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bool csv);
-/* Output k's name into st->buf (qualified "result." when it shares a name with an input), and quoted. */
-void sweep_put_output_name(sweep_stream *st, int k);
-void sweep_json_output_name(sweep_stream *st, int k);
+/* Output k's name into b (qualified "result." when it shares a name with an input), and quoted. */
+void sweep_put_output_name(const sweep_stream *st, strbuf *b, int k);
+void sweep_json_output_name(const sweep_stream *st, strbuf *b, int k);
 
 /* --- output formats (sweep_format.c) --------------------------------------- */
 

@@ -78,16 +78,16 @@ void sweep_put_axis_value(const sweep_stream *st, strbuf *b, int a, size_t k, bo
         sb_json_string(b, s);
 }
 
-void sweep_put_output_name(sweep_stream *st, int k)
+void sweep_put_output_name(const sweep_stream *st, strbuf *b, int k)
 {
     if (st->qualified[k])
-        sb_puts(&st->buf, "result.");
-    sb_puts(&st->buf, st->s->outputs[st->out_cols[k]].name);
+        sb_puts(b, "result.");
+    sb_puts(b, st->s->outputs[st->out_cols[k]].name);
 }
 
-void sweep_json_output_name(sweep_stream *st, int k)
+void sweep_json_output_name(const sweep_stream *st, strbuf *b, int k)
 {
-    sb_putc(&st->buf, '"');
-    sweep_put_output_name(st, k);
-    sb_putc(&st->buf, '"');
+    sb_putc(b, '"');
+    sweep_put_output_name(st, b, k);
+    sb_putc(b, '"');
 }

@@ -123,7 +123,7 @@ void sweep_write_transition(sweep_stream *st, const transition *t)
     for (int a = 0; a < st->n_axes; a++)
         idx[a] = sweep_axis_index(st, a, t->from_point);
     sb_puts(b, "{\"output\":");
-    sweep_json_output_name(st, st->cat_cols[t->col]);
+    sweep_json_output_name(st, b, st->cat_cols[t->col]);
     sb_puts(b, ",\"axis\":");
     sb_json_string(b, st->axes[t->axis].label);
     sb_puts(b, ",\"from_input\":");
