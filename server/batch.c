@@ -72,6 +72,16 @@ static const char *skip_ws(const char *p, const char *end)
     return p;
 }
 
+/* Past blanks, the character c: false if another comes first. */
+static bool take(const char **p, const char *end, char c)
+{
+    *p = skip_ws(*p, end);
+    if (*p == end || **p != c)
+        return false;
+    (*p)++;
+    return true;
+}
+
 /* The end of the JSON object at p (one past its closing brace), matching brackets
  * outside strings; NULL if it does not close before end. Its content is not
  * checked here: the scan of each item does that. */
@@ -97,84 +107,68 @@ static const char *object_end(const char *p, const char *end)
     return NULL;
 }
 
-/* The batch without a JSON tree: false (nothing written) unless the body is
- * {"items": [<object>, ...]} with 1..cap items, each of which the scan reads. */
+/* The items into out without a JSON tree: false (out then holds nothing to keep)
+ * unless the body is {"items": [<object>, ...]} with 1..cap items, each of which
+ * the scan reads. */
 static bool answer_scanned(app *a, const app_request *req, strbuf *out, long long cap)
 {
     const char *p = req->body, *end = req->body + req->body_len;
-    static const char head[] = "\"items\"";
-    p = skip_ws(p, end);
-    if (p == end || *p++ != '{')
+    static const char key[] = "\"items\"";
+    if (!take(&p, end, '{'))
         return false;
     p = skip_ws(p, end);
-    if ((size_t)(end - p) < sizeof head - 1 || memcmp(p, head, sizeof head - 1))
+    if ((size_t)(end - p) < sizeof key - 1 || memcmp(p, key, sizeof key - 1))
         return false;
-    p = skip_ws(p + sizeof head - 1, end);
-    if (p == end || *p++ != ':')
-        return false;
-    p = skip_ws(p, end);
-    if (p == end || *p++ != '[')
+    p += sizeof key - 1;
+    if (!take(&p, end, ':') || !take(&p, end, '['))
         return false;
     sb_reset(out);
     sb_puts(out, "{\"items\":[");
-    for (size_t i = 0;; i++) {
-        p = skip_ws(p, end);
-        const char *item_end = p < end && *p == '{' ? object_end(p, end) : NULL;
-        if (!item_end || (long long)i >= cap)
+    size_t i = 0;
+    do {
+        if (!take(&p, end, '{') || (long long)i >= cap)
+            return false;
+        const char *item = p - 1, *item_end = object_end(item, end);
+        if (!item_end)
             return false;
         api_error err;
         size_t at = open_item(out, i);
-        int rc = solve_text(a, p, (size_t)(item_end - p), out, &err);
+        int rc = solve_text(a, item, (size_t)(item_end - item), out, &err);
         if (rc == 1)
             return false;
-        close_item(req, out, at, rc, &err, i);
-        p = skip_ws(item_end, end);
-        if (p < end && *p == ',') {
-            p++;
-            continue;
-        }
-        if (p == end || *p++ != ']')
-            return false;
-        break;
-    }
-    p = skip_ws(p, end);
-    if (p == end || *p++ != '}')
-        return false;
-    if (skip_ws(p, end) != end)
+        close_item(req, out, at, rc, &err, i++);
+        p = item_end;
+    } while (take(&p, end, ','));
+    if (!take(&p, end, ']') || !take(&p, end, '}') || skip_ws(p, end) != end)
         return false;
     sb_puts(out, "]}\n");
     return true;
 }
 
-void handle_batch(app *a, const app_request *req, app_response *resp, const char *param)
+/* The items into out from jansson's tree: false when the body is not a batch
+ * (resp then holds its problem). */
+static bool answer_tree(app *a, const app_request *req, app_response *resp)
 {
-    (void)param;
     api_error err;
-    if (app_json_content_type(req->content_type) && answer_scanned(a, req, &resp->body, a->cfg->batch_max_items)) {
-        resp->status = 200;
-        resp->content_type = JSON_CT;
-        if (resp->body.oom)
-            reply_fail(resp, req, 503, "overloaded", "", "out of memory answering the batch; send fewer items");
-        return;
-    }
     json_t *body = app_parse_body(req, &err);
     if (!body) {
         app_problem(resp, req, &err);
-        return;
+        return false;
     }
     const char *key;
     json_t *val, *items = json_object_get(body, "items");
     char detail[300];
+    bool ok = false;
+    size_t n = json_array_size(items);
+    long long cap = a->cfg->batch_max_items;
     json_object_foreach(body, key, val) {
         if (strcmp(key, "items")) {
             snprintf(detail, sizeof detail, "unknown field '%.80s'; a /batch body has items", key);
             reply_fail(resp, req, 400, "unknown-field", key, detail);
             json_decref(body);
-            return;
+            return false;
         }
     }
-    size_t n = json_array_size(items);
-    long long cap = a->cfg->batch_max_items;
     if (!json_is_array(items) || n == 0) {
         reply_fail(resp, req, 400, items ? "invalid-input" : "missing-input", "items",
                    "items must be a non-empty array of /solve bodies ({\"solver\", \"inputs\", \"catalog\", \"calibration\"})");
@@ -189,10 +183,21 @@ void handle_batch(app *a, const app_request *req, app_response *resp, const char
         for (size_t i = 0; i < n && !out->oom; i++)
             answer_item(a, req, out, json_array_get(items, i), i);
         sb_puts(out, "]}\n");
-        resp->status = 200;
-        resp->content_type = JSON_CT;
-        if (out->oom)
-            reply_fail(resp, req, 503, "overloaded", "", "out of memory answering the batch; send fewer items");
+        ok = true;
     }
     json_decref(body);
+    return ok;
+}
+
+void handle_batch(app *a, const app_request *req, app_response *resp, const char *param)
+{
+    (void)param;
+    bool scanned = app_json_content_type(req->content_type) &&
+                   answer_scanned(a, req, &resp->body, a->cfg->batch_max_items);
+    if (!scanned && !answer_tree(a, req, resp))
+        return;
+    resp->status = 200;
+    resp->content_type = JSON_CT;
+    if (resp->body.oom)
+        reply_fail(resp, req, 503, "overloaded", "", "out of memory answering the batch; send fewer items");
 }
