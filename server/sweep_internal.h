@@ -175,6 +175,8 @@ int sweep_count_points(sweep_stream *st, unsigned long long cap, api_error *err)
 int sweep_fill_axis(sweep_stream *st, size_t i, const json_t *base, api_error *err);
 /* The point's inputs and outputs (st->in, st->out), unfilled. */
 int sweep_alloc_point(sweep_stream *st, api_error *err);
+/* A point's outputs, quiet (rows carry no warnings or trace); NULL when out of memory. */
+solver_outputs *sweep_new_outputs(void);
 /* After the inputs every point starts from are parsed into st->in: check the
  * fixed ones (not an axis's) once, and note the axis inputs in input order. */
 int sweep_check_fixed(sweep_stream *st, api_error *err);

@@ -122,7 +122,7 @@ sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads)
         ln->row.lane_failed = NULL;
         sb_init(&ln->row.buf);
         ln->row.in = malloc(sizeof *st->in);
-        ln->row.out = calloc(1, sizeof *st->out);
+        ln->row.out = sweep_new_outputs();
         bool keep = st->window != NULL;
         if (keep) {
             ln->row.lane_vals = malloc(LANE_POINTS * (size_t)st->n_cat * sizeof *ln->row.lane_vals);
@@ -133,7 +133,6 @@ sweep_lanes *sweep_lanes_start(sweep_stream *st, int threads)
             break;
         }
         memcpy(ln->row.in, st->in, sizeof *st->in);
-        ln->row.out->quiet = true;
         if (pthread_create(&ln->thread, NULL, helper, ln) != 0) {
             lane_release(ln);
             break;

@@ -577,13 +577,21 @@ int sweep_parse_space(sweep_stream *st, const json_t *body, unsigned long long c
     return parse_base(st, inputs, err);
 }
 
+solver_outputs *sweep_new_outputs(void)
+{
+    solver_outputs *out = malloc(sizeof *out); /* 24 KB, most of it messages and table rows written before read */
+    if (!out)
+        return NULL;
+    solver_outputs_reset(out);
+    out->quiet = true; /* rows carry no warnings or trace: run() need not compose them */
+    return out;
+}
+
 int sweep_alloc_point(sweep_stream *st, api_error *err)
 {
     st->in = calloc(1, sizeof *st->in);
-    st->out = malloc(sizeof *st->out); /* 24 KB, most of it messages and table rows that are written before read */
+    st->out = sweep_new_outputs();
     if (!st->in || !st->out)
         return api_fail(err, 503, "overloaded", "", "out of memory");
-    solver_outputs_reset(st->out);
-    st->out->quiet = true; /* rows carry no warnings or trace: run() need not compose them */
     return 0;
 }
