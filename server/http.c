@@ -54,8 +54,32 @@ struct server {
     struct timespec trimmed;
 };
 
+/* The request headers the service reads, found in one pass over the list
+ * (take_header): each slot holds the first header of its name, or NULL. They
+ * point into libmicrohttpd's memory for the connection, valid until the
+ * request completes. */
+enum { H_REQUEST_ID, H_CONTENT_LENGTH, H_CONTENT_ENCODING, H_CONTENT_TYPE, H_ACCEPT, H_ACCEPT_ENCODING,
+       H_IF_NONE_MATCH, H_ORIGIN, H_COUNT };
+
+#define HEADER_NAME(s) {s, sizeof s - 1}
+static const struct {
+    const char *name;
+    size_t len;
+} HEADERS[H_COUNT] = {
+    [H_REQUEST_ID] = HEADER_NAME("X-Request-ID"),
+    [H_CONTENT_LENGTH] = HEADER_NAME(MHD_HTTP_HEADER_CONTENT_LENGTH),
+    [H_CONTENT_ENCODING] = HEADER_NAME(MHD_HTTP_HEADER_CONTENT_ENCODING),
+    [H_CONTENT_TYPE] = HEADER_NAME(MHD_HTTP_HEADER_CONTENT_TYPE),
+    [H_ACCEPT] = HEADER_NAME(MHD_HTTP_HEADER_ACCEPT),
+    [H_ACCEPT_ENCODING] = HEADER_NAME(MHD_HTTP_HEADER_ACCEPT_ENCODING),
+    [H_IF_NONE_MATCH] = HEADER_NAME(MHD_HTTP_HEADER_IF_NONE_MATCH),
+    [H_ORIGIN] = HEADER_NAME(MHD_HTTP_HEADER_ORIGIN),
+};
+#undef HEADER_NAME
+
 typedef struct {
     strbuf body;
+    const char *hdr[H_COUNT]; /* the headers read, by H_ index */
     bool too_large;
     struct timespec t0;
     char request_id[72];
@@ -85,11 +109,10 @@ static double since(const struct timespec *t0)
     return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void add_common_headers(struct MHD_Response *r, server *srv, struct MHD_Connection *c, request_ctx *ctx)
+static void add_common_headers(struct MHD_Response *r, server *srv, request_ctx *ctx)
 {
     MHD_add_response_header(r, "X-Request-ID", ctx->request_id);
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    const char *allow = allowed_origin(srv->cfg, origin);
+    const char *allow = allowed_origin(srv->cfg, ctx->hdr[H_ORIGIN]);
     /* Whether CORS headers appear depends on Origin, so caches must key on it. */
     if (srv->cfg->cors_origins[0])
         MHD_add_response_header(r, "Vary", "Origin");
@@ -108,8 +131,7 @@ static bool has_flag(const route *rt, unsigned flag) { return rt && (rt->flags &
 static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx *ctx, app_response *resp)
 {
     struct MHD_Response *r;
-    http_encode(MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
-                MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING), resp);
+    http_encode(ctx->hdr[H_IF_NONE_MATCH], ctx->hdr[H_ACCEPT_ENCODING], resp);
     if (resp->stream.ctx) {
         body_stream s = resp->stream;
         resp->stream = (body_stream){0}; /* the response owns it now */
@@ -157,13 +179,30 @@ static enum MHD_Result queue(server *srv, struct MHD_Connection *c, request_ctx 
         MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
         MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
     }
-    add_common_headers(r, srv, c, ctx);
+    add_common_headers(r, srv, ctx);
     ctx->status = resp->status;
     ctx->route = resp->route;
     ctx->queued = true;
     enum MHD_Result ret = MHD_queue_response(c, (unsigned)resp->status, r);
     MHD_destroy_response(r);
     return ret;
+}
+
+/* One header of the request into its slot of HEADERS, if the service reads
+ * that name and the slot is empty: the first of a name wins, as a lookup by
+ * name would have it. */
+static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    const char **slot = cls;
+    size_t n = strlen(key);
+    for (size_t i = 0; i < H_COUNT; i++)
+        if (HEADERS[i].len == n && !strcasecmp(HEADERS[i].name, key)) {
+            if (!slot[i])
+                slot[i] = value;
+            break;
+        }
+    return MHD_YES;
 }
 
 static enum MHD_Result collect_arg(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
@@ -220,13 +259,12 @@ static enum MHD_Result preflight(server *srv, struct MHD_Connection *c, request_
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    if (allowed_origin(srv->cfg, origin)) {
+    if (allowed_origin(srv->cfg, ctx->hdr[H_ORIGIN])) {
         MHD_add_response_header(r, "Access-Control-Allow-Methods", allow);
         MHD_add_response_header(r, "Access-Control-Allow-Headers", "Content-Type, Accept, X-Request-ID");
         MHD_add_response_header(r, "Access-Control-Max-Age", "600");
     }
-    add_common_headers(r, srv, c, ctx);
+    add_common_headers(r, srv, ctx);
     ctx->status = 204;
     ctx->queued = true;
     enum MHD_Result ret = MHD_queue_response(c, 204, r);
@@ -293,14 +331,15 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         ctx->started = true;
         copy_text(ctx->path, sizeof ctx->path, url, strlen(url));
         copy_text(ctx->method, sizeof ctx->method, method, strlen(method));
-        const char *rid = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Request-ID");
+        MHD_get_connection_values(c, MHD_HEADER_KIND, take_header, ctx->hdr);
+        const char *rid = ctx->hdr[H_REQUEST_ID];
         if (rid && valid_request_id(rid))
             copy_text(ctx->request_id, sizeof ctx->request_id, rid, strlen(rid));
         /* An oversize body is refused with 413. Up to DISCARD_MAX bytes it is read and
          * dropped first: answering while the client still sends makes the kernel reset
          * the connection, and the client may lose the 413 itself. Beyond that we answer
          * at once (the read deadline bounds the rest). */
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *cl = ctx->hdr[H_CONTENT_LENGTH];
         unsigned long long announced = cl ? strtoull(cl, NULL, 10) : 0;
         if (ctx->uri_len > MAX_URI_BYTES) {
             char d[200];
@@ -342,7 +381,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
         return preflight(srv, c, ctx, url);
     /* No request content coding is decoded: a gzip (or any non-identity) body is a 415
      * that says so (RFC 9110 15.5.16), not a 400 about the JSON its bytes do not make. */
-    const char *ce = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_ENCODING);
+    const char *ce = ctx->hdr[H_CONTENT_ENCODING];
     if (ce && *ce && strcasecmp(ce, "identity") != 0 && ctx->body.len > 0 && !strcmp(method, "POST")) {
         char d[200];
         snprintf(d, sizeof d,
@@ -356,10 +395,10 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     req.path = url;
     req.body = ctx->body.data ? ctx->body.data : "";
     req.body_len = ctx->body.len;
-    req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
-    req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-    req.if_none_match = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-    req.accept_encoding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+    req.content_type = ctx->hdr[H_CONTENT_TYPE];
+    req.accept = ctx->hdr[H_ACCEPT];
+    req.if_none_match = ctx->hdr[H_IF_NONE_MATCH];
+    req.accept_encoding = ctx->hdr[H_ACCEPT_ENCODING];
     req.request_id = ctx->request_id;
     req.shared_ok = true; /* queue() sends resp.shared without copying it */
     MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, collect_arg, &req);
