@@ -391,8 +391,12 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
         if (!first)
             sb_putc(b, ',');
         first = false;
-        sb_json_string(b, s->inputs[i].name);
-        sb_putc(b, ':');
+        if (ps) {
+            sb_append(b, ps->in_keys[i], ps->in_key_len[i]);
+        } else {
+            sb_json_string(b, s->inputs[i].name);
+            sb_putc(b, ':');
+        }
         put_summary(a, b, v->ref, (record_kind)v->ref_kind);
     }
     sb_puts(b, "},\"trace\":[");
