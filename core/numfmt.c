@@ -1,10 +1,12 @@
 /* numfmt.c - see numfmt.h.
  *
  * Both formatters start from the same "shortest round-trip digits" of a
- * double and differ only in layout. The digits come from printf's %.{p}e
- * (correctly rounded by glibc) and are checked with strtod on a string we
- * build ourselves with no radix character ("17976931348623157e292"), so
- * neither step depends on LC_NUMERIC even if a caller did call setlocale. */
+ * double and differ only in layout. The digits come from integer arithmetic
+ * (Schubfach, the fast path below) and, for the few doubles it leaves, from
+ * the reference search: printf's %.{p}e (correctly rounded by glibc) checked
+ * with strtod on a string we build ourselves with no radix character
+ * ("17976931348623157e292"), so neither depends on LC_NUMERIC even if a
+ * caller did call setlocale. Tests hold the two to the same bytes. */
 #include "core/numfmt.h"
 
 #include <math.h>
@@ -114,30 +116,29 @@ static void shortest_digits_slow(double v, digits *out)
  * The answer above is fixed by v's rounding interval: the shortest decimal
  * inside it (bounds included iff the significand is even, as strtod's
  * round-half-even decides), and of those the one closest to v, ties to even.
- * This computes it directly, the way Ryu does (Adams, PLDI 2018): with
- * v = m * 2^e2 / 4, the interval is [mm, mp] * 2^e2 around mv = 4m; scaled by
- * 10^-q (q chosen so that the scaled interval is >= 30 wide and < 2^62) the
- * three become integers vm <= vr <= vp plus an "exact?" flag each; then
- * digits are dropped while the interval still holds a multiple of ten, and
- * the last dropped digits round vr. The scaling multiplies by a 127-bit
- * approximation of 5^+-k (tables built at start-up from exact big-integer
- * arithmetic) and proves each floor exact from the error bound of that
- * approximation; when it cannot (odds ~2^-60) or anything is out of range,
- * it returns false and the printf + strtod search above decides. */
+ * This computes it directly by Schubfach (R. Giulietti, "The Schubfach way to
+ * render doubles", 2020; the algorithm of Java 19's Double.toString): with
+ * v = c 2^q, k = floor(log10 2^q) makes the interval's width scaled by 10^-k
+ * lie in [1, 10), so it holds at most one multiple of ten (then the shortest
+ * answer, its zeros stripped) and always s = floor(v 10^-k) or s + 1 (then
+ * the closer of the two). The scaling multiplies 4v and the two bounds by a
+ * 126-bit g just above 10^-k (a table built at start-up from exact big-integer
+ * arithmetic) and keeps the product's top bits rounded to odd, which the
+ * paper proves exact enough for every double. The 20 smallest subnormals,
+ * where s < 100, are left to the search above. */
 
-#define POW5_N 330   /* 5^i,    i < POW5_N: covers e2 >= -1076 (subnormals) */
-#define INV5_N 300   /* 5^-q,   q < INV5_N: covers e2 <= 969 (DBL_MAX)        */
+#define K_MIN (-324) /* k = floor(log10 2^q) over every q of a double (q >= -1074) */
+#define K_MAX 292    /* ... and q <= 971 */
+#define POW5_N 325   /* 5^i, i <= -K_MIN                                       */
 
 typedef struct {
-    uint64_t hi, lo; /* 128-bit value */
-    int shift;
-} wide;
+    uint64_t g1, g0; /* g = g1 2^63 + g0, in (2^125, 2^126]: floor(10^-k 2^(125 - e)) + 1 */
+    int e;           /* floor(log2 10^-k) */
+} pow10_inv;
 
-static wide pow5_top[POW5_N]; /* 5^i = (hi:lo) * 2^shift + r, 0 <= r < 2^shift, (hi:lo) < 2^128   */
-static wide inv5[INV5_N];     /* (hi:lo) = floor(2^shift / 5^q) + 1, in (2^126, 2^127]          */
-static uint64_t pow5_64[28];  /* exact 5^i, i <= 27                                             */
+static pow10_inv g_table[K_MAX - K_MIN + 1]; /* by k - K_MIN */
 
-#define BIG_LIMBS 34 /* 32-bit limbs: 2^1024 and 5^329 fit */
+#define BIG_LIMBS 34 /* 32-bit limbs: 2^1024 and 5^324 fit */
 
 static int big_bitlen(const uint32_t *a)
 {
@@ -147,30 +148,40 @@ static int big_bitlen(const uint32_t *a)
     return 0;
 }
 
-/* floor(a / 2^s) into 128 bits (the caller makes sure it fits). */
-static void big_top(const uint32_t *a, int s, wide *w)
+/* floor(a / 2^s), or a 2^-s for s < 0, into 128 bits (the caller makes sure it fits). */
+static unsigned __int128 big_top(const uint32_t *a, int s)
 {
-    uint32_t limb[4];
-    for (int k = 0; k < 4; k++) {
+    if (s < 0) /* a < 2^126 here */
+        return ((unsigned __int128)a[3] << 96 | (unsigned __int128)a[2] << 64 | (unsigned __int128)a[1] << 32 |
+                a[0])
+               << -s;
+    unsigned __int128 w = 0;
+    for (int k = 3; k >= 0; k--) {
         int bit = s + 32 * k, i = bit / 32, r = bit % 32;
         uint64_t x = i < BIG_LIMBS ? a[i] : 0;
         if (r && i + 1 < BIG_LIMBS)
             x |= (uint64_t)a[i + 1] << 32;
-        limb[k] = (uint32_t)(x >> r);
+        w = w << 32 | (uint32_t)(x >> r);
     }
-    w->lo = (uint64_t)limb[1] << 32 | limb[0];
-    w->hi = (uint64_t)limb[3] << 32 | limb[2];
-    w->shift = s;
+    return w;
+}
+
+static void set_g(int k, unsigned __int128 top, int e)
+{
+    top += 1;
+    pow10_inv *t = &g_table[k - K_MIN];
+    t->g1 = (uint64_t)(top >> 63);
+    t->g0 = (uint64_t)top & ((1ull << 63) - 1);
+    t->e = e;
 }
 
 __attribute__((constructor)) static void numfmt_tables(void)
 {
+    /* 10^i for i = -k >= 0: the top 126 bits of 5^i, so 10^i 2^(125 - e) = top, e = s + i + 125. */
     uint32_t p[BIG_LIMBS] = {1}, d[BIG_LIMBS] = {0};
     for (int i = 0; i < POW5_N; i++) {
-        if (i < 28)
-            pow5_64[i] = (uint64_t)p[1] << 32 | p[0];
-        int len = big_bitlen(p);
-        big_top(p, len > 128 ? len - 128 : 0, &pow5_top[i]);
+        int s = big_bitlen(p) - 126;
+        set_g(-i, big_top(p, s), s + i + 125);
         uint64_t carry = 0;
         for (int k = 0; k < BIG_LIMBS; k++) {
             uint64_t x = (uint64_t)p[k] * 5 + carry;
@@ -178,125 +189,19 @@ __attribute__((constructor)) static void numfmt_tables(void)
             carry = x >> 32;
         }
     }
-    d[1024 / 32] = 1; /* 2^1024, divided by 5 at each step: floor(2^1024 / 5^q) */
-    for (int q = 0; q < INV5_N; q++) {
-        int len = big_bitlen(d);
-        wide *w = &inv5[q];
-        big_top(d, len - 127, w); /* floor(2^(1024 - s) / 5^q) in [2^126, 2^127) */
-        w->shift = 1024 - (len - 127);
-        if (++w->lo == 0)
-            w->hi++;
+    /* 10^-j for j = k >= 1: floor(2^1024 / 5^j) (j = 0 is above), its top 126 bits
+     * floor(2^(1024 - s) / 5^j) = 10^-j 2^(125 - e) with e = s - j - 899. */
+    d[1024 / 32] = 1;
+    for (int j = 1; j <= K_MAX; j++) {
         uint64_t rem = 0;
         for (int k = BIG_LIMBS - 1; k >= 0; k--) {
             uint64_t x = rem << 32 | d[k];
             d[k] = (uint32_t)(x / 5);
             rem = x % 5;
         }
+        int s = big_bitlen(d) - 126;
+        set_g(j, big_top(d, s), s - j - 899);
     }
-}
-
-typedef struct {
-    uint64_t w[3]; /* 192 bits, w[0] least significant */
-} u192;
-
-static u192 mul_64x128(uint64_t n, const wide *m)
-{
-    unsigned __int128 a = (unsigned __int128)n * m->lo, b = (unsigned __int128)n * m->hi;
-    unsigned __int128 mid = (a >> 64) + (uint64_t)b;
-    u192 r = {{(uint64_t)a, (uint64_t)mid, (uint64_t)(b >> 64) + (uint64_t)(mid >> 64)}};
-    return r;
-}
-
-static u192 add_64(u192 x, uint64_t y)
-{
-    x.w[0] += y;
-    if (x.w[0] < y && ++x.w[1] == 0)
-        x.w[2]++;
-    return x;
-}
-
-static u192 sub_64(u192 x, uint64_t y)
-{
-    if (x.w[0] < y && x.w[1]-- == 0)
-        x.w[2]--;
-    x.w[0] -= y;
-    return x;
-}
-
-/* floor(x / 2^t) if it is below 2^62, else false. */
-static bool shr_small(u192 x, int t, uint64_t *out)
-{
-    unsigned __int128 r;
-    if (t < 0 || t >= 192)
-        return false;
-    if (t >= 64) {
-        r = ((unsigned __int128)x.w[2] << 64 | x.w[1]) >> (t - 64);
-    } else {
-        if (x.w[2])
-            return false;
-        r = ((unsigned __int128)x.w[1] << 64 | x.w[0]) >> t;
-    }
-    if (r >> 62)
-        return false;
-    *out = (uint64_t)r;
-    return true;
-}
-
-/* floor(n * 2^e2 / 10^q) for e2 >= q >= 0, exactly; false if it cannot tell.
- * `exact`: the quotient is known to be an integer. */
-static bool scale_down(uint64_t n, int e2, int q, bool exact, uint64_t *out)
-{
-    int s = e2 - q; /* n * 2^s / 5^q */
-    if (q == 0) {
-        if (s > 7)
-            return false;
-        *out = n << s;
-        return true;
-    }
-    const wide *r = &inv5[q];
-    /* 2^K / 5^q lies in (R - 1, R), so x = n * 2^s / 5^q has x 2^(K - s) in (n R - n, n R):
-     * the floor is the floor of both ends when they agree, and the upper one when x is an
-     * integer (then x 2^(K-s) <= n R - 1, and n < 2^(K-s)). */
-    u192 p = mul_64x128(n, r);
-    uint64_t lo, hi;
-    int t = r->shift - s;
-    if (!shr_small(sub_64(p, 1), t, &hi))
-        return false;
-    if (!exact && (!shr_small(sub_64(p, n), t, &lo) || lo != hi))
-        return false;
-    *out = hi;
-    return true;
-}
-
-/* floor(n * 5^i / 2^q) exactly; false if it cannot tell. `exact` as above. */
-static bool scale_up(uint64_t n, int i, int q, bool exact, uint64_t *out)
-{
-    if (i < 28) { /* n < 2^55, 5^27 < 2^63: the product fits in 128 bits */
-        unsigned __int128 x = (unsigned __int128)n * pow5_64[i];
-        if (q >= 128)
-            return false;
-        x >>= q;
-        if (x >> 62)
-            return false;
-        *out = (uint64_t)x;
-        return true;
-    }
-    const wide *p5 = &pow5_top[i];
-    /* 5^i = P 2^g + r, 0 <= r < 2^g: x = n 5^i / 2^q has x 2^(q - g) in [n P, n P + n), exactly
-     * n P when g = 0; when x is an integer the upper end gives it. */
-    u192 p = mul_64x128(n, p5);
-    uint64_t lo, hi;
-    int t = q - p5->shift;
-    if (!shr_small(p, t, &lo))
-        return false;
-    if (p5->shift == 0) {
-        *out = lo;
-        return true;
-    }
-    if (!shr_small(add_64(p, n - 1), t, &hi) || (!exact && lo != hi))
-        return false;
-    *out = hi;
-    return true;
 }
 
 /* "00" to "99": two digits per step. */
@@ -356,29 +261,22 @@ static bool small_integer(double v, digits *out)
     return true;
 }
 
-/* Shortest digits: the candidates vr (v itself), vp and vm (the bounds of the
- * interval that rounds to v), scaled by the same power of ten, lose their low
- * digits while the interval still holds a shorter number. vm_in: vm is in the
- * interval and every digit dropped from it was 0; vr_zeros: every digit dropped
- * from vr below the last one was 0; last: the last digit dropped from vr. */
-typedef struct {
-    uint64_t vr, vp, vm;
-    bool vm_in, vr_zeros;
-    unsigned last;
-    int removed;
-} digit_drop;
 
-/* Drops the k digits below p = 10^k: the same as k steps of one digit. */
-static inline void drop_digits(digit_drop *r, uint64_t p, int k)
+/* floor(g cp / 2^127), its lowest bit set when the bits below are not all 0
+ * (rounding to odd), from g's two 63-bit halves; cp < 2^63. */
+static uint64_t rop(const pow10_inv *g, uint64_t cp)
 {
-    r->vm_in &= r->vm % p == 0;
-    r->vr_zeros &= r->last == 0 && r->vr % (p / 10) == 0;
-    r->last = (unsigned)(r->vr / (p / 10) % 10);
-    r->vr /= p;
-    r->vp /= p;
-    r->vm /= p;
-    r->removed += k;
+    unsigned __int128 x = (unsigned __int128)g->g0 * cp, y = (unsigned __int128)g->g1 * cp;
+    uint64_t z = ((uint64_t)y >> 1) + (uint64_t)(x >> 64);
+    uint64_t top = (uint64_t)(y >> 64) + (z >> 63);
+    const uint64_t low63 = (1ull << 63) - 1;
+    return top | (((z & low63) + low63) >> 63);
 }
+
+/* floor(log10 2^q) and floor(log10 (3/4) 2^q), |q| <= 1100, in fixed point
+ * (the constants are log10 2 and log10 3/4 times 2^41, as in the paper). */
+static int floor_log10_pow2(int q) { return (int)(((int64_t)q * 661971961083LL) >> 41); }
+static int floor_log10_three_quarters_pow2(int q) { return (int)(((int64_t)q * 661971961083LL - 274743187321LL) >> 41); }
 
 static bool fast_shortest(double v, digits *out)
 {
@@ -388,65 +286,62 @@ static bool fast_shortest(double v, digits *out)
     memcpy(&bits, &v, sizeof bits);
     uint64_t frac = bits & ((1ull << 52) - 1);
     int bexp = (int)((bits >> 52) & 0x7ff);
-    uint64_t m2 = bexp ? frac | (1ull << 52) : frac;
-    int e2 = (bexp ? bexp : 1) - 1075 - 2;
-    bool even = (m2 & 1) == 0;
-    uint64_t mv = 4 * m2, mp = mv + 2, mm = mv - 1 - (frac != 0 || bexp <= 1);
-    uint64_t vr, vp, vm;
-    bool xr, xp, xm; /* the scaled values are exact integers */
-    int e10;
-    if (e2 >= 0) {
-        /* q = floor(log10 2^e2) - 1 (0 for small e2): 10 <= 2^e2 / 10^q < 100 */
-        int q = (int)(((uint32_t)e2 * 78913u) >> 18) - (e2 > 3);
-        e10 = q;
-        /* n 2^(e2-q) / 5^q is an integer iff 5^q divides n; n < 2^55 < 5^24 */
-        xr = q == 0 || (q < 24 && mv % pow5_64[q] == 0);
-        xp = q == 0 || (q < 24 && mp % pow5_64[q] == 0);
-        xm = q == 0 || (q < 24 && mm % pow5_64[q] == 0);
-        if (q >= INV5_N || !scale_down(mv, e2, q, xr, &vr) || !scale_down(mp, e2, q, xp, &vp) ||
-            !scale_down(mm, e2, q, xm, &vm))
-            return false;
+    uint64_t c = bexp ? frac | (1ull << 52) : frac;
+    int q = (bexp ? bexp : 1) - 1075;
+    /* The interval's bounds, times 4: (c -+ 1/2) 2^q, except that below a power of two
+     * (c = 2^52, not the smallest exponent) the lower bound is half as far. */
+    uint64_t cb = c << 2, cbr = cb + 2, cbl;
+    int k;
+    if (frac != 0 || bexp <= 1) {
+        cbl = cb - 2;
+        k = floor_log10_pow2(q);
     } else {
-        /* q = floor(log10 5^-e2) - 1 (0 for e2 = -1): 10 <= 5^-e2 / 10^q < 100 */
-        int q = (int)(((uint32_t)-e2 * 732923u) >> 20) - (-e2 > 1);
-        int i = -e2 - q;
-        e10 = q + e2;
-        /* n 5^i / 2^q is an integer iff 2^q divides n */
-        xr = q == 0 || (q < 64 && (mv & ((1ull << q) - 1)) == 0);
-        xp = q == 0 || (q < 64 && (mp & ((1ull << q) - 1)) == 0);
-        xm = q == 0 || (q < 64 && (mm & ((1ull << q) - 1)) == 0);
-        if (i >= POW5_N || !scale_up(mv, i, q, xr, &vr) || !scale_up(mp, i, q, xp, &vp) ||
-            !scale_up(mm, i, q, xm, &vm))
-            return false;
+        cbl = cb - 1;
+        k = floor_log10_three_quarters_pow2(q);
     }
-    if (!(vm < vr && vr <= vp))
-        return false;
-    /* Allowed scaled values: (vm, vp], or [vm, vp] when vm is the exact, included
-     * bound; an odd mantissa's exact upper bound itself is excluded. */
-    digit_drop r = {.vr = vr, .vp = vp - (!even && xp), .vm = vm, .vm_in = even && xm, .vr_zeros = xr};
-    /* Eight digits at a time while all eight go (a short decimal drops a dozen),
-     * then two, then one: a multiple of 10^8 in (vm, vp] is one of 10^2 and 10
-     * too, so each wider step is the same as its narrower ones. */
-    while (r.vp / 100000000 > r.vm / 100000000)
-        drop_digits(&r, 100000000, 8);
-    while (r.vp / 100 > r.vm / 100)
-        drop_digits(&r, 100, 2);
-    while (r.vp / 10 > r.vm / 10)
-        drop_digits(&r, 10, 1);
-    while (r.vm_in && r.vm % 10 == 0) /* vm is the exact, included bound: its zeros go too */
-        drop_digits(&r, 10, 1);
-    if (r.vr_zeros && r.last == 5 && r.vr % 2 == 0)
-        r.last = 4; /* exactly half way: round to even */
-    uint64_t d = r.vr + ((r.vr == r.vm && !r.vm_in) || r.last >= 5);
-    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits(d, end);
+    const pow10_inv *g = &g_table[k - K_MIN];
+    int h = q + g->e + 2; /* in [1, 4]: 4 v 10^-k = g cb 2^h / 2^127 */
+    uint64_t vb = rop(g, cb << h), vbl = rop(g, cbl << h), vbr = rop(g, cbr << h);
+    uint64_t odd = c & 1; /* an odd significand's bounds are outside the interval */
+    uint64_t s = vb >> 2, f;
+    if (s < 100)
+        return false; /* the 20 smallest subnormals (c < 21): left to the search */
+    uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+    bool upin = vbl + odd <= sp10 << 2, wpin = (tp10 << 2) + odd <= vbr;
+    if (upin != wpin) {
+        f = upin ? sp10 : tp10; /* the one multiple of ten in the interval */
+    } else {
+        uint64_t t = s + 1;
+        bool uin = vbl + odd <= s << 2, win = (t << 2) + odd <= vbr;
+        if (uin != win) {
+            f = uin ? s : t;
+        } else { /* both: the closer, ties to even */
+            int64_t cmp = (int64_t)(vb - ((s + t) << 1));
+            f = cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t;
+        }
+    }
+    /* f's trailing zeros go before its digits are written: a short decimal
+     * (0.515 is f = 5150000000000000) then writes only its own. */
+    while (f % 100000000 == 0) {
+        f /= 100000000;
+        k += 8;
+    }
+    while (f % 100 == 0) {
+        f /= 100;
+        k += 2;
+    }
+    if (f % 10 == 0) {
+        f /= 10;
+        k++;
+    }
+    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits(f, end);
     int nd = (int)(end - p);
-    if (nd > MAX_DIGITS)
+    if (nd > MAX_DIGITS) /* f < 10 c < 10^17 */
         return false;
     memcpy(out->d, p, (size_t)nd);
     out->d[nd] = '\0';
     out->nd = nd;
-    out->exp10 = e10 + r.removed + nd - 1;
-    strip_zeros(out);
+    out->exp10 = k + nd - 1;
     return true;
 }
 
