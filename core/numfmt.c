@@ -228,18 +228,20 @@ static char *pairs32(uint32_t u, char *q)
 }
 
 /* u in decimal (20 digits at most), its last digit just before `end`; returns its first digit.
- * Eight digits at a time in 32-bit arithmetic, two a step from the right: no digit count first. */
+ * Eight digits at a time in 32-bit arithmetic, as two halves of four, each two pairs, so the
+ * four divisions do not wait on one another; no digit count first. */
 static char *u64_digits(uint64_t u, char *end)
 {
     char *q = end;
     while (u >= 100000000) {
         uint32_t lo = (uint32_t)(u % 100000000);
         u /= 100000000;
-        for (int k = 0; k < 4; k++) {
-            q -= 2;
-            memcpy(q, DIGIT_PAIRS + 2 * (lo % 100), 2);
-            lo /= 100;
-        }
+        uint32_t hi4 = lo / 10000, lo4 = lo % 10000;
+        q -= 8;
+        memcpy(q, DIGIT_PAIRS + 2 * (hi4 / 100), 2);
+        memcpy(q + 2, DIGIT_PAIRS + 2 * (hi4 % 100), 2);
+        memcpy(q + 4, DIGIT_PAIRS + 2 * (lo4 / 100), 2);
+        memcpy(q + 6, DIGIT_PAIRS + 2 * (lo4 % 100), 2);
     }
     return pairs32((uint32_t)u, q);
 }

@@ -332,11 +332,12 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
     write_echo(b, s, ps, in);
     sb_puts(b, ",\"result\":{");
     const output_desc *open = NULL; /* the first member of the record being written */
+    size_t open_len = 0;            /* and its record's name length */
     for (size_t i = 0; i < s->n_outputs; i++) {
         const output_desc *d = &s->outputs[i];
         const output_value *v = &out->v[i];
         size_t plen = output_record_len(d);
-        bool same = open && plen == output_record_len(open) && !memcmp(open->name, d->name, plen);
+        bool same = open && plen == open_len && !memcmp(open->name, d->name, plen);
         if (open && !same) {
             sb_putc(b, '}');
             open = NULL;
@@ -348,6 +349,7 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
             sb_append(b, d->name, plen);
             sb_puts(b, "\":{");
             open = d;
+            open_len = plen;
         }
         if (ps) {
             sb_append(b, ps->keys[i], ps->key_len[i]);
