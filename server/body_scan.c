@@ -6,6 +6,9 @@
  * returns 0, which cancels the parse: the body is declined. */
 #include "server/body_scan.h"
 
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
@@ -185,6 +188,59 @@ static const yajl_callbacks EVENTS = {
     .yajl_end_array = on_close,
 };
 
+/* yajl's allocations for one parse (its handle, lexer, state stack and token
+ * buffer, a few hundred bytes for a /solve body) come from a block on the
+ * caller's stack, each after a header holding its size, instead of malloc and
+ * free; what does not fit goes to malloc. Freeing from the block does nothing:
+ * the block goes with the parse. */
+#define ARENA_HEADER 16
+typedef struct {
+    size_t used;
+    alignas(max_align_t) unsigned char buf[4096];
+} arena;
+
+static bool in_arena(const arena *ar, const void *p)
+{
+    const unsigned char *c = p;
+    return c >= ar->buf && c < ar->buf + sizeof ar->buf;
+}
+
+static void *arena_malloc(void *ctx, size_t n)
+{
+    arena *ar = ctx;
+    if (n > sizeof ar->buf)
+        return malloc(n);
+    size_t need = ARENA_HEADER + (n + ARENA_HEADER - 1) / ARENA_HEADER * ARENA_HEADER;
+    if (need > sizeof ar->buf - ar->used)
+        return malloc(n);
+    unsigned char *p = ar->buf + ar->used;
+    memcpy(p, &n, sizeof n);
+    ar->used += need;
+    return p + ARENA_HEADER;
+}
+
+static void arena_free(void *ctx, void *p)
+{
+    if (!in_arena(ctx, p))
+        free(p);
+}
+
+static void *arena_realloc(void *ctx, void *p, size_t n)
+{
+    if (!p)
+        return arena_malloc(ctx, n);
+    if (!in_arena(ctx, p))
+        return realloc(p, n);
+    size_t old;
+    memcpy(&old, (unsigned char *)p - ARENA_HEADER, sizeof old);
+    if (n <= old)
+        return p;
+    void *q = arena_malloc(ctx, n);
+    if (q)
+        memcpy(q, p, old);
+    return q;
+}
+
 void body_scan_release(body_scan *b)
 {
     for (size_t i = 0; i < b->n_inputs; i++)
@@ -203,7 +259,10 @@ int body_scan_solve(const char *body, size_t len, body_scan *b)
     b->n_inputs = 0;
     b->text_used = 0;
     scan st = {.b = b};
-    yajl_handle h = yajl_alloc(&EVENTS, NULL, &st);
+    arena ar;
+    ar.used = 0;
+    yajl_alloc_funcs funcs = {arena_malloc, arena_realloc, arena_free, &ar};
+    yajl_handle h = yajl_alloc(&EVENTS, &funcs, &st);
     if (!h)
         return -1;
     st.h = h;
