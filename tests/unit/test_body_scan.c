@@ -168,6 +168,28 @@ Test(body_scan, edge_bodies_answer_as_through_jansson, .init = app_fixture_setup
     cr_expect_gt(scanned, 10, "only %d edge bodies were scanned", scanned);
 }
 
+/* yajl copies each number's text into its own buffer (2 KiB at first) to read it; a
+ * number of 10,000 digits makes that buffer outgrow the block on the stack that the
+ * scan gives yajl, so it moves to malloc and is freed there (run under ASan in CI). */
+Test(body_scan, a_number_longer_than_yajls_block, .init = app_fixture_setup, .fini = app_fixture_teardown)
+{
+    enum { DIGITS = 10000 };
+    static const char head[] = "{\"solver\":\"single_node\",\"inputs\":{\"model\":\"ResNet50\",\"hardware\":\"A100\","
+                               "\"efficiency\":0.";
+    char *body = malloc(sizeof head + DIGITS + 8);
+    cr_assert_not_null(body);
+    memcpy(body, head, sizeof head - 1);
+    char *p = body + sizeof head - 1;
+    memset(p, '4', DIGITS); /* 0.444...: the efficiency, read as the double nearest 4/9 */
+    strcpy(p + DIGITS, "}}");
+    cr_expect(same_both_ways(body, "a 10,000-digit number"), "the body was not scanned");
+    body_scan b;
+    cr_assert_eq(body_scan_solve(body, strlen(body), &b), 0);
+    cr_expect(b.value[2].t == GIVEN_REAL && b.value[2].r == 4.0 / 9.0);
+    body_scan_release(&b);
+    free(body);
+}
+
 Test(body_scan, declines_what_jansson_reads_differently)
 {
     static const char *const DECLINED[] = {
