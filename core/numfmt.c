@@ -276,7 +276,9 @@ static uint64_t rop(const pow10_inv *g, uint64_t cp)
 }
 
 /* floor(log10 2^q) and floor(log10 (3/4) 2^q), |q| <= 1100, in fixed point
- * (the constants are log10 2 and log10 3/4 times 2^41, as in the paper). */
+ * (the constants are log10 2 and log10 3/4 times 2^41, as in the paper); the
+ * shift of a negative product must be arithmetic, to round down. */
+_Static_assert((-3LL >> 1) == -2, "right shift of a negative integer rounds down");
 static int floor_log10_pow2(int q) { return (int)(((int64_t)q * 661971961083LL) >> 41); }
 static int floor_log10_three_quarters_pow2(int q) { return (int)(((int64_t)q * 661971961083LL - 274743187321LL) >> 41); }
 
