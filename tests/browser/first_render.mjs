@@ -8,8 +8,12 @@
 // included) and every resource's start and end (PerformanceResourceTiming).
 // Several daemon binaries (--binary A,B) are measured in turns, one load each,
 // so a busy machine slows them alike. Prints one JSON object, medians over runs.
+// Chromium's own omnibox popup (a WebUI page in a renderer of its own, made for
+// every new browser context) is switched off: on 2 cores it rendered during
+// each measured load and took about a core from the page (docs/BENCHMARKS.md);
+// --browser-ui keeps it, for the figures measured before.
 //
-//   node first_render.mjs [--runs N] [--binary PATH[,PATH...]] [--timeline]
+//   node first_render.mjs [--runs N] [--binary PATH[,PATH...]] [--timeline] [--browser-ui]
 import {spawn} from 'node:child_process';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -24,6 +28,7 @@ const runs = Number(arg('runs', 15));
 const binaries = arg('binary', process.env.MLSYSD_BINARY || path.join(here, '../../build/mlsysd')).split(',');
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 const timeline = process.argv.includes('--timeline');
+const browserUi = process.argv.includes('--browser-ui');
 
 async function startDaemon(binary) {
   const p = spawn(binary, ['--port', '0', '--drain-delay', '0'], {stdio: ['ignore', 'pipe', 'inherit']});
@@ -78,7 +83,8 @@ async function load(browser, base) {
 const daemons = [];
 const results = binaries.map(() => []);
 const browser = await puppeteer.launch({executablePath: chromium, headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check']});
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--no-default-browser-check']
+    .concat(browserUi ? [] : ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup'])});
 try {
   for (const b of binaries) daemons.push(await startDaemon(b));
   for (let i = 0; i < runs; i++)
@@ -87,7 +93,7 @@ try {
   await browser.close();
   for (const d of daemons) d.p.kill('SIGTERM');
 }
-const out = {runs, machine: {cpus: (await import('node:os')).cpus().length, load_average: (await import('node:os')).loadavg().map((x) => +x.toFixed(2))},
+const out = {runs, browser_ui: browserUi, machine: {cpus: (await import('node:os')).cpus().length, load_average: (await import('node:os')).loadavg().map((x) => +x.toFixed(2))},
   binaries: binaries.map((b, k) => {
     const rs = results[k];
     const last = rs[rs.length - 1];
