@@ -246,23 +246,42 @@ static char *u64_digits(uint64_t u, char *end)
     return pairs32((uint32_t)u, q);
 }
 
-/* Whole numbers below 2^53: the interval around v is at most one unit wide, so
- * no other number of as few digits is in it: the digits are the integer's. */
+/* The digits of f x 10^k (f > 0, at most MAX_DIGITS digits once its trailing
+ * zeros are gone). The zeros leave f before its digits are written: a short
+ * decimal (0.515 is f = 5150000000000000) then writes only its own. */
+static void set_digits(digits *out, uint64_t f, int k)
+{
+    while (f % 100000000 == 0) {
+        f /= 100000000;
+        k += 8;
+    }
+    while (f % 100 == 0) {
+        f /= 100;
+        k += 2;
+    }
+    if (f % 10 == 0) {
+        f /= 10;
+        k++;
+    }
+    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits(f, end);
+    int nd = (int)(end - p);
+    memcpy(out->d, p, (size_t)nd);
+    out->d[nd] = '\0';
+    out->nd = nd;
+    out->exp10 = k + nd - 1;
+}
+
+/* Whole numbers from 1 up to 2^53: the interval around v is at most one unit wide, so
+ * no other number of as few digits is in it: the digits are the integer's
+ * (at most 16). */
 static bool small_integer(double v, digits *out)
 {
     double a = fabs(v);
-    if (!(a < 9007199254740992.0) || a != (double)(uint64_t)a)
+    if (!(a >= 1 && a < 9007199254740992.0) || a != (double)(uint64_t)a)
         return false;
-    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits((uint64_t)a, end);
-    int n = (int)(end - p); /* < 2^53: at most 16 digits */
-    memcpy(out->d, p, (size_t)n);
-    out->d[n] = '\0';
-    out->nd = n;
-    out->exp10 = n - 1;
-    strip_zeros(out);
+    set_digits(out, (uint64_t)a, 0);
     return true;
 }
-
 
 /* floor(g cp / 2^127), its lowest bit set when the bits below are not all 0
  * (rounding to odd), from g's two 63-bit halves; cp < 2^63. */
@@ -324,28 +343,7 @@ static bool fast_shortest(double v, digits *out)
             f = cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t;
         }
     }
-    /* f's trailing zeros go before its digits are written: a short decimal
-     * (0.515 is f = 5150000000000000) then writes only its own. */
-    while (f % 100000000 == 0) {
-        f /= 100000000;
-        k += 8;
-    }
-    while (f % 100 == 0) {
-        f /= 100;
-        k += 2;
-    }
-    if (f % 10 == 0) {
-        f /= 10;
-        k++;
-    }
-    char tmp[24], *end = tmp + sizeof tmp, *p = u64_digits(f, end);
-    int nd = (int)(end - p);
-    if (nd > MAX_DIGITS) /* f < 10 c < 10^17 */
-        return false;
-    memcpy(out->d, p, (size_t)nd);
-    out->d[nd] = '\0';
-    out->nd = nd;
-    out->exp10 = k + nd - 1;
+    set_digits(out, f, k); /* f < 10 c < 10^17: at most 17 digits */
     return true;
 }
 
