@@ -78,6 +78,41 @@ static void put_summary(const app *a, strbuf *b, const void *entry, record_kind 
     json_decref(j);
 }
 
+static void put_output_key(strbuf *b, const solver_desc *s, size_t k)
+{
+    sb_json_string(b, output_member_name(&s->outputs[k]));
+    sb_putc(b, ':');
+}
+
+static void put_input_key(strbuf *b, const solver_desc *s, size_t k)
+{
+    sb_json_string(b, s->inputs[k].name);
+    sb_putc(b, ':');
+}
+
+static void put_input_unit(strbuf *b, const solver_desc *s, size_t k)
+{
+    put_input_key(b, s, k);
+    sb_json_string(b, s->inputs[k].unit);
+}
+
+/* "name": of input k (or output k), from the solver's prebuilt parts when there are any. */
+static void input_key(strbuf *b, const solver_desc *s, const solver_parts *ps, size_t k)
+{
+    if (ps)
+        sb_append(b, ps->in_keys[k], ps->in_key_len[k]);
+    else
+        put_input_key(b, s, k);
+}
+
+static void output_key(strbuf *b, const solver_desc *s, const solver_parts *ps, size_t k)
+{
+    if (ps)
+        sb_append(b, ps->keys[k], ps->key_len[k]);
+    else
+        put_output_key(b, s, k);
+}
+
 /* The inputs as used: numbers in each input's declared unit, records by
  * key (input_ref_key), lists as arrays of the ids given, null where null. */
 static void write_echo(strbuf *b, const solver_desc *s, const solver_parts *ps, const solver_inputs *in)
@@ -95,12 +130,7 @@ static void write_echo(strbuf *b, const solver_desc *s, const solver_parts *ps, 
         if (!first)
             sb_putc(b, ',');
         first = false;
-        if (ps) {
-            sb_append(b, ps->in_keys[i], ps->in_key_len[i]);
-        } else {
-            sb_json_string(b, d->name);
-            sb_putc(b, ':');
-        }
+        input_key(b, s, ps, i);
         if (v->is_null) {
             sb_puts(b, "null");
             continue;
@@ -247,24 +277,6 @@ void solve_parts_free(struct solve_parts *p)
     free(p);
 }
 
-static void put_output_key(strbuf *b, const solver_desc *s, size_t k)
-{
-    sb_json_string(b, output_member_name(&s->outputs[k]));
-    sb_putc(b, ':');
-}
-
-static void put_input_key(strbuf *b, const solver_desc *s, size_t k)
-{
-    sb_json_string(b, s->inputs[k].name);
-    sb_putc(b, ':');
-}
-
-static void put_input_unit(strbuf *b, const solver_desc *s, size_t k)
-{
-    put_input_key(b, s, k);
-    sb_json_string(b, s->inputs[k].unit);
-}
-
 /* n texts, each by put(b, s, k), with their lengths in *lens; NULL when out of memory. */
 static char **render_each(size_t n, const solver_desc *s, void (*put)(strbuf *, const solver_desc *, size_t),
                           size_t **lens)
@@ -351,12 +363,7 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
             open = d;
             open_len = plen;
         }
-        if (ps) {
-            sb_append(b, ps->keys[i], ps->key_len[i]);
-        } else {
-            sb_json_string(b, output_member_name(d));
-            sb_putc(b, ':');
-        }
+        output_key(b, s, ps, i);
         put_output(b, d, v);
     }
     if (open)
@@ -376,13 +383,10 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
         if (!first)
             sb_putc(b, ',');
         first = false;
-        if (ps) {
+        if (ps)
             sb_append(b, ps->in_units[i], ps->in_units_len[i]);
-        } else {
-            sb_json_string(b, s->inputs[i].name);
-            sb_putc(b, ':');
-            sb_json_string(b, s->inputs[i].unit);
-        }
+        else
+            put_input_unit(b, s, i);
     }
     sb_puts(b, "},\"resolved\":{");
     first = true;
@@ -393,12 +397,7 @@ void solve_write(const app *a, strbuf *b, const solver_request *r, const solver_
         if (!first)
             sb_putc(b, ',');
         first = false;
-        if (ps) {
-            sb_append(b, ps->in_keys[i], ps->in_key_len[i]);
-        } else {
-            sb_json_string(b, s->inputs[i].name);
-            sb_putc(b, ':');
-        }
+        input_key(b, s, ps, i);
         put_summary(a, b, v->ref, (record_kind)v->ref_kind);
     }
     sb_puts(b, "},\"trace\":[");
